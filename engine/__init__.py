@@ -1,0 +1,1 @@
+"""Arbitro's engine: pure game rules, the running table and its journal."""

@@ -1,0 +1,15 @@
+"""The games Arbitro referees, by their log name."""
+from . import ponte
+from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
+
+GAMES = {ponte.NAME: ponte}
+
+
+def game_module(name):
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise Rejected(f"unknown game {name!r}; this box knows {', '.join(sorted(GAMES))}") from None
+
+
+__all__ = ["CHANCE", "GAMES", "HOST", "PUBLIC", "TERMINAL", "Rejected", "game_module"]

@@ -1,0 +1,72 @@
+"""Secret simultaneous picks, shared by every game that has them.
+
+A round names the seats that must pick. A seat may pick and change its pick while the round is open;
+the round is complete (and revealed) when the last seat has picked. Until then, other viewers learn
+only *who* has locked in, never *what*.
+"""
+from dataclasses import dataclass, replace
+
+from .protocol import Rejected
+
+
+@dataclass(frozen=True, slots=True)
+class Picks:
+    seats: tuple  # seats that pick in this round, in seat order
+    chosen: tuple  # one entry per seat in `seats`: its pick, or None
+
+    @property
+    def is_complete(self):
+        return None not in self.chosen
+
+    @property
+    def waiting(self):
+        return tuple(s for s, c in zip(self.seats, self.chosen) if c is None)
+
+    @property
+    def locked(self):
+        return tuple(s for s, c in zip(self.seats, self.chosen) if c is not None)
+
+    def pick_of(self, seat):
+        return self.chosen[self.seats.index(seat)]
+
+    def revealed(self):
+        """seat -> pick, only once the round is complete."""
+        if not self.is_complete:
+            raise Rejected("the picks are still secret")
+        return dict(zip(self.seats, self.chosen))
+
+
+def open_round(seats):
+    seats = tuple(seats)
+    return Picks(seats, (None,) * len(seats))
+
+
+def pick(round_, seat, choice):
+    """Lock in (or change) `seat`'s pick."""
+    if seat not in round_.seats:
+        raise Rejected(f"seat {seat + 1} has no pick to make now")
+    chosen = list(round_.chosen)
+    chosen[round_.seats.index(seat)] = choice
+    return Picks(round_.seats, tuple(chosen))
+
+
+def view(round_, viewer):
+    """What `viewer` may know of an open round: who is locked in, and its own pick."""
+    shown = {"picking": list(round_.seats), "locked": list(round_.locked)}
+    if viewer in round_.seats:
+        shown["my_pick"] = round_.pick_of(viewer)
+    return shown
+
+
+def completes_round(state, action):
+    """True when `action` is the pick of the last seat the open round waits for. Games with secret picks
+    keep their open round in `state.picks`."""
+    round_ = getattr(state, "picks", None)
+    return (round_ is not None and set(action) == {"seat", "pick"}
+            and round_.waiting == (action["seat"],))
+
+
+def hold(state, action):
+    """`state` with `action`'s pick locked in but not revealed: the round stays open while the table
+    waits out its reveal delay."""
+    return replace(state, picks=pick(state.picks, action["seat"], action["pick"]))

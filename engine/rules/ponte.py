@@ -1,0 +1,356 @@
+"""Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-11)."""
+from dataclasses import dataclass, replace
+from itertools import permutations
+
+from . import picks as secret
+from .protocol import CHANCE, PUBLIC, TERMINAL, Rejected, check_options, check_seats, check_viewer
+
+NAME = "ponte"
+OPTIONS = {"deal": "table"}
+
+# Pad buttons 1–8 map to these ids, in this order (replay-format.md).
+CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
+         "spunto_interessante", "ordine_del_capo_spedizione", "passo_pesante")
+SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = range(8)
+NORMALS = range(5)
+GREEN = (3, 4, 0, 2, 1)
+RED = (1, 0, 4, 2, 3)
+CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
+# Names as printed on the cards.
+CARD_NAMES = {"salto_atletico": "Salto atletico", "scatto_repentino": "Scatto repentino",
+              "paura_improvvisa": "Paura improvvisa", "passo_prudente": "Passo prudente",
+              "vertigini": "Vertigini", "spunto_interessante": "Spunto interessante",
+              "ordine_del_capo_spedizione": "Ordine del capo spedizione", "passo_pesante": "Passo pesante",
+              "calma_piatta": "Calma piatta", "vento_da_est": "Vento da Est", "vento_da_ovest": "Vento da Ovest"}
+
+EVENTS = ("calma_piatta", "vento_da_est", "vento_da_ovest")
+CALMA, EST, OVEST = range(3)
+EVENT_DECK = (4, 1, 1)
+EVENT_INDEX = {e: i for i, e in enumerate(EVENTS)}
+
+WEST_BANK, EAST_BANK, START = 1, 21, 11
+MATCHES = 6
+PRUDENTE_SUPPLY = 10
+UNKNOWN = "unknown"  # table deal (R-1): the seat holds a special the box does not know yet
+
+DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What happened in one match, for views and history. Per-seat tuples are indexed by seat."""
+    number: int
+    reveal: tuple = ()  # card each seat revealed
+    replacements: tuple = ()  # Spunto replacement per seat, or None
+    steps: tuple = ()  # (step name, per-seat moves) for each movement step, in order
+    event: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    seats: int
+    deal: str
+    positions: tuple
+    hands: tuple  # per seat: counts of each card in CARDS order
+    specials: tuple  # per seat, table deal: UNKNOWN until its special is revealed, then None
+    deck: tuple  # event cards left, counts in EVENTS order
+    discard: tuple  # event ids, oldest first
+    phase: str
+    picks: secret.Picks | None
+    history: tuple  # Match records, the current one last
+    prudente_supply: int
+
+
+def specials_deck(seats):
+    """The specials deck of N cards: Ordine, Passo pesante and N−2 Spunto."""
+    return ("ordine_del_capo_spedizione", "passo_pesante") + ("spunto_interessante",) * (seats - 2)
+
+
+def setup(seats, options=None):
+    check_seats(seats, 3, 6)
+    opts = check_options(options or {}, OPTIONS)
+    if opts["deal"] not in ("table", "box"):
+        raise Rejected(f"deal must be 'table' or 'box', not {opts['deal']!r}")
+    normals = (1, 1, 1, 1, 1, 0, 0, 0)
+    table = opts["deal"] == "table"
+    state = State(seats=seats, deal=opts["deal"], positions=(START,) * seats, hands=(normals,) * seats,
+                  specials=(UNKNOWN if table else None,) * seats, deck=EVENT_DECK, discard=(),
+                  phase=PICK, picks=None, history=(), prudente_supply=PRUDENTE_SUPPLY - seats)
+    return _start_match(state) if table else replace(state, phase=DEAL)
+
+
+def _start_match(state):
+    number = len(state.history) + 1
+    return replace(state, phase=PICK, picks=secret.open_round(range(state.seats)),
+                   history=state.history + (Match(number),))
+
+
+def current_actors(state):
+    if state.phase in (DEAL, EVENT):
+        return CHANCE
+    if state.phase == OVER:
+        return TERMINAL
+    return state.picks.seats
+
+
+def chance_outcomes(state):
+    """[(action, probability)] for the chance node the game is at; [] elsewhere."""
+    if state.phase == DEAL:
+        deals = sorted(set(permutations(specials_deck(state.seats))))
+        return [({"chance": "deal", "outcome": list(d)}, 1 / len(deals)) for d in deals]
+    if state.phase == EVENT:
+        left = sum(state.deck)
+        return [({"chance": "event", "outcome": e}, n / left) for e, n in zip(EVENTS, state.deck) if n]
+    return []
+
+
+def legal_actions(state, actor):
+    if actor == CHANCE:
+        return [a for a, _ in chance_outcomes(state)]
+    if state.picks is None or actor not in state.picks.seats:
+        return []
+    return [{"seat": actor, "pick": CARDS[c]} for c in range(8) if _may_pick(state, actor, c)]
+
+
+def pad_action(state, seat, button):
+    """Buttons 1–8 are the eight cards in CARDS order."""
+    if not isinstance(button, int) or isinstance(button, bool) or not 1 <= button <= 8:
+        raise Rejected(f"a Ponte pad has buttons 1 to 8, not {button!r}")
+    return {"seat": seat, "pick": CARDS[button - 1]}
+
+
+def _may_pick(state, seat, card):
+    if state.hands[seat][card]:
+        return True
+    if card < SPUNTO or state.specials[seat] != UNKNOWN:
+        return False
+    # Table deal (R-1): a special is possible while its copies are not all accounted for — revealed,
+    # or locked in by another seat (physically, two seats cannot hold the one Ordine).
+    limit = state.seats - 2 if card == SPUNTO else 1
+    seen = sum(m.reveal.count(CARDS[card]) for m in state.history if m.reveal)
+    seen += sum(1 for s, c in zip(state.picks.seats, state.picks.chosen) if s != seat and c == CARDS[card])
+    return seen < limit
+
+
+def apply(state, action):
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    keys = set(action)
+    if keys == {"seat", "pick"}:
+        return _apply_pick(state, action["seat"], action["pick"])
+    if keys == {"chance", "outcome"}:
+        return _apply_chance(state, action["chance"], action["outcome"])
+    raise Rejected(f"not a Ponte action: keys {sorted(keys)}")
+
+
+def _apply_pick(state, seat, card):
+    if state.phase == OVER:
+        raise Rejected("the game is over")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
+        raise Rejected(f"no seat {seat!r} at this table")
+    if card not in CARD_INDEX:
+        raise Rejected(f"unknown card {card!r}")
+    if state.picks is None or seat not in state.picks.seats:
+        raise Rejected(f"seat {seat + 1} has no pick to make now")
+    if not _may_pick(state, seat, CARD_INDEX[card]):
+        # R-2 / R-3: the message names no card, so onlookers learn nothing.
+        raise Rejected(f"R-2: seat {seat + 1} does not hold that card")
+    state = replace(state, picks=secret.pick(state.picks, seat, card))
+    if not state.picks.is_complete:
+        return state
+    return _reveal(state) if state.phase == PICK else _replace_spunto(state)
+
+
+def _take(state, chosen):
+    """Remove revealed cards from hands. `chosen` maps seat -> card id."""
+    hands, specials = list(state.hands), list(state.specials)
+    for seat, card in chosen.items():
+        i = CARD_INDEX[card]
+        if hands[seat][i]:
+            hand = list(hands[seat])
+            hand[i] -= 1
+            hands[seat] = tuple(hand)
+        else:  # table deal: the unknown special is now known, and gone
+            specials[seat] = None
+    return replace(state, hands=tuple(hands), specials=tuple(specials))
+
+
+def _held(state, seat):
+    return sum(state.hands[seat]) + (state.specials[seat] == UNKNOWN)
+
+
+def _record(state, **changes):
+    match = replace(state.history[-1], **changes)
+    return replace(state, history=state.history[:-1] + (match,))
+
+
+def _reveal(state):
+    chosen = state.picks.revealed()
+    state = _take(state, chosen)
+    reveal = tuple(chosen[s] for s in range(state.seats))
+    state = _record(state, reveal=reveal, replacements=(None,) * state.seats)
+    spunto = [s for s, c in enumerate(reveal) if c == "spunto_interessante"]
+    if not spunto:
+        return _resolve(state)
+    stuck = [s for s in spunto if not _held(state, s)]
+    if stuck:  # no card to replace Spunto with: 3 East instead, and no card this match
+        state = _move(state, "spunto", {s: 3 for s in stuck})
+        if state.phase == OVER:
+            return state
+    swapping = [s for s in spunto if s not in stuck]
+    if swapping:
+        return replace(state, phase=SPUNTO_PICK, picks=secret.open_round(swapping))
+    return _resolve(_give_prudente(state))
+
+
+def _replace_spunto(state):
+    chosen = state.picks.revealed()
+    state = _take(state, chosen)
+    state = _record(state, replacements=tuple(chosen.get(s) for s in range(state.seats)))
+    return _resolve(_give_prudente(state))
+
+
+def _give_prudente(state):
+    """Every seat that revealed Spunto this match takes a Passo prudente from the supply."""
+    spunto = [s for s, c in enumerate(state.history[-1].reveal) if c == "spunto_interessante"]
+    hands = list(state.hands)
+    for s in spunto:
+        hand = list(hands[s])
+        hand[PRUDENTE] += 1
+        hands[s] = tuple(hand)
+    return replace(state, hands=tuple(hands), prudente_supply=state.prudente_supply - len(spunto))
+
+
+def played_cards(match):
+    """seat -> the card that counts this match (a Spunto replaced by its replacement, or None)."""
+    played = {}
+    for seat, card in enumerate(match.reveal):
+        if card == "spunto_interessante":
+            card = match.replacements[seat]
+        played[seat] = card
+    return played
+
+
+def resolution_moves(played):
+    """Moves of the resolution step (seat -> spaces East, negative = West); R-4, R-5, R-6."""
+    cards = {s: CARD_INDEX[c] for s, c in played.items() if c is not None}
+    numbered = {s: c for s, c in cards.items() if c in NORMALS}
+    ordine = [s for s, c in cards.items() if c == ORDINE]
+    pesante = bool([s for s, c in cards.items() if c == PESANTE])
+    if ordine and pesante:  # (4) they cancel: resolve as (1)
+        ordine, pesante = [], False
+    moves = dict.fromkeys(played, 0)
+    if not numbered:
+        top_green = top_red = []
+    else:
+        best_green = max(GREEN[c] for c in numbered.values())
+        best_red = max(RED[c] for c in numbered.values())
+        top_green = [s for s, c in numbered.items() if GREEN[c] == best_green]
+        top_red = [s for s, c in numbered.items() if RED[c] == best_red]
+    if ordine:  # (2)
+        moves[ordine[0]] -= 2
+        for s in top_red:
+            moves[s] += 3
+    elif pesante:  # (3) R-4: a seat both highest green and highest red moves 3, once
+        for s in set(top_green) | set(top_red):
+            moves[s] += 3
+    else:  # (1) R-5: a seat both highest green and highest red gets both moves
+        for s in top_green:
+            moves[s] -= GREEN[numbered[s]] if len(top_green) == 1 else 1
+        for s in top_red:
+            moves[s] += RED[numbered[s]] if len(top_red) == 1 else RED[numbered[s]] + 2
+    return moves
+
+
+def _resolve(state):
+    state = replace(state, picks=None)
+    state = _move(state, "resolution", resolution_moves(played_cards(state.history[-1])))
+    return state if state.phase == OVER else replace(state, phase=EVENT)
+
+
+def _move(state, step, moves):
+    """One movement step: all moves computed first, applied together (R-6), clamped to the bridge
+    (R-9); the end is checked after every step (R-10)."""
+    delta = tuple(moves.get(s, 0) for s in range(state.seats))
+    positions = tuple(min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, delta))
+    state = _record(replace(state, positions=positions), steps=state.history[-1].steps + ((step, delta),))
+    if WEST_BANK in positions or EAST_BANK in positions:
+        return replace(state, phase=OVER, picks=None)
+    return state
+
+
+def _apply_chance(state, kind, outcome):
+    if state.phase == DEAL and kind == "deal":
+        deck = specials_deck(state.seats)
+        if not isinstance(outcome, list) or sorted(outcome, key=str) != sorted(deck):
+            raise Rejected(f"R-1: a deal gives each of the {state.seats} seats one card of the specials deck")
+        hands = tuple(h[:SPUNTO] + tuple(int(CARDS[i] == card) for i in range(SPUNTO, 8))
+                      for h, card in zip(state.hands, outcome))
+        return _start_match(replace(state, hands=hands))
+    if state.phase == EVENT and kind == "event":
+        if outcome not in EVENT_INDEX or not state.deck[EVENT_INDEX[outcome]]:
+            raise Rejected(f"{outcome!r} is not in the event deck")
+        return _event(state, outcome)
+    raise Rejected(f"no {kind!r} chance outcome is due now")
+
+
+def _event(state, card):
+    deck = list(state.deck)
+    deck[EVENT_INDEX[card]] -= 1
+    discard = state.discard + (card,)
+    if "vento_da_est" in discard and "vento_da_ovest" in discard:  # R-8: reshuffle at once
+        deck, discard = EVENT_DECK, ()
+    state = _record(replace(state, deck=tuple(deck), discard=discard), event=card)
+    if card == "vento_da_est":  # R-7: every seat tied closest to the East bank
+        far = max(state.positions)
+        state = _move(state, "event", {s: -3 for s, p in enumerate(state.positions) if p == far})
+    elif card == "vento_da_ovest":
+        near = min(state.positions)
+        state = _move(state, "event", {s: 3 for s, p in enumerate(state.positions) if p == near})
+    if state.phase == OVER:
+        return state
+    if len(state.history) == MATCHES:
+        return replace(state, phase=OVER, picks=None)
+    return _start_match(state)
+
+
+def result(state):
+    """None until over; R-11: ties share the result, all on one space is a draw."""
+    if state.phase != OVER:
+        return None
+    west, east = min(state.positions), max(state.positions)
+    if west == east:
+        return {"winners": [], "losers": [], "draw": True}
+    return {"winners": [s for s, p in enumerate(state.positions) if p == west],
+            "losers": [s for s, p in enumerate(state.positions) if p == east], "draw": False}
+
+
+def _match_view(match):
+    return {"match": match.number, "reveal": list(match.reveal) or None,
+            "replacements": list(match.replacements) or None,
+            "moves": [{"step": step, "delta": list(delta)} for step, delta in match.steps],
+            "event": match.event}
+
+
+def view(state, viewer=PUBLIC):
+    """What `viewer` (a seat, PUBLIC or HOST) may see. Unrevealed picks appear only in their own seat's
+    view."""
+    check_viewer(viewer, state.seats)
+    shown = {
+        "game": NAME, "seats": state.seats, "options": {"deal": state.deal},
+        "over": state.phase == OVER, "result": result(state), "phase": state.phase,
+        "positions": list(state.positions), "match": len(state.history) or 1,
+        "hand_sizes": [_held(state, s) for s in range(state.seats)],
+        "event_discard": list(state.discard), "events_left": sum(state.deck),
+        "picking": [], "locked": [],
+        "history": [_match_view(m) for m in state.history],
+    }
+    if state.picks is not None:
+        shown.update(secret.view(state.picks, viewer))
+    if isinstance(viewer, int):
+        hand = state.hands[viewer]
+        shown["hand"] = {CARDS[i]: n for i, n in enumerate(hand) if n}
+        shown["special"] = state.specials[viewer] if state.specials[viewer] else next(
+            (CARDS[i] for i in range(SPUNTO, 8) if hand[i]), None)
+        shown["can_pick"] = [a["pick"] for a in legal_actions(state, viewer)]
+    return shown

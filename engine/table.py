@@ -1,0 +1,200 @@
+"""The running table: inputs in, views out.
+
+Pad presses and phone requests become actions; chance is sampled from the OS's secure random source; every
+applied line is journaled before the input is acknowledged; subscribers hear of each new version. One lock
+serialises every input, so button threads and web threads never race.
+"""
+import json
+import secrets
+import threading
+
+from .journal import Journal, JournalError
+from .record import UNDO, GameRecord, header
+from .rules import Rejected
+from .rules import picks as secret
+
+
+def _timer(delay, callback):
+    timer = threading.Timer(delay, callback)
+    timer.daemon = True
+    timer.start()
+    return timer.cancel
+
+
+class Table:
+    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=_timer):
+        """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
+        tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
+        which every seat may still change its pick."""
+        self._lock = threading.RLock()
+        self._journal = journal or Journal()
+        self._random = random or secrets.SystemRandom()
+        self.reveal_delay = reveal_delay
+        self._schedule = schedule
+        self._subscribers = []
+        self._pending = None  # (action, cancel) of a held round-completing pick
+        self._game_id, self._record = self._load()
+        self.version = self._journal.version
+
+    def _load(self):
+        last = self._journal.last_game()
+        if last is None or last[3]:
+            return None, None
+        game_id, table_line, lines, _ = last
+        record = GameRecord(table_line)
+        for n, line in enumerate(lines, start=2):
+            try:
+                record.apply(line)
+            except Rejected as e:
+                raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
+        return game_id, record
+
+    # -- what the table shows -------------------------------------------------------------------------
+    @property
+    def game(self):
+        return self._record.header["game"] if self._record else None
+
+    @property
+    def rules(self):
+        return self._record.rules if self._record else None
+
+    def view(self, viewer="public"):
+        with self._lock:
+            if self._record is None:
+                return {"game": None, "over": False, "result": None, "version": self.version}
+            state = self._record.state
+            if self._pending:
+                state = secret.hold(state, self._pending[0])
+            return {**self._record.rules.view(state, viewer), "version": self.version}
+
+    def export(self):
+        """The current game as a JSON Lines game log."""
+        with self._lock:
+            if self._record is None:
+                raise Rejected("no game to export")
+            lines = [self._record.header] + self._record.lines
+            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+    def subscribe(self, callback):
+        """callback(version) after every change, called under the table's lock: keep it short."""
+        with self._lock:
+            self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    def _changed(self, version=None):
+        self.version = max(self.version + 1, version or 0)
+        for callback in list(self._subscribers):
+            callback(self.version)
+
+    # -- inputs -----------------------------------------------------------------------------------------
+    def new_game(self, game, seats, options=None):
+        with self._lock:
+            table_line = header(game, seats, options)
+            record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
+            self._drop_pending()
+            if self._record is not None:
+                self._journal.end_game(self._game_id)
+            self._game_id, version = self._journal.start_game(table_line)
+            self._record = record
+            lines = self._sample_chance()
+            if lines:
+                version = self._journal.append(self._game_id, lines)
+            self._changed(version)
+
+    def end_game(self):
+        with self._lock:
+            if self._record is None:
+                raise Rejected("no game is being played")
+            self._drop_pending()
+            version = self._journal.end_game(self._game_id)
+            self._game_id = self._record = None
+            self._changed(version)
+
+    def press(self, seat, button):
+        """A pad press: the game's pad layout turns (seat, button) into an action."""
+        with self._lock:
+            record = self._require_game()
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.header["seats"]:
+                raise Rejected(f"no seat {seat!r} at this table")
+            return self.act(record.rules.pad_action(record.state, seat, button))
+
+    def act(self, action):
+        """Apply a named action (a game-log line); returns 'applied' or 'held' (round complete, waiting
+        out the reveal delay). Raises Rejected and changes nothing when the rules refuse it."""
+        with self._lock:
+            record = self._require_game()
+            if not isinstance(action, dict):
+                raise Rejected("an action must be an object")
+            if action == UNDO:
+                return self.undo()
+            if self._pending and action.get("seat") == self._pending[0].get("seat"):
+                record.check(action)  # the held seat changes its pick
+                self._pending = (action, self._pending[1])
+                self._changed()
+                return "held"
+            if self.reveal_delay > 0 and not self._pending and secret.completes_round(record.state, action):
+                record.check(action)
+                self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))
+                self._changed()
+                return "held"
+            self._commit(action)
+            return "applied"
+
+    def undo(self):
+        with self._lock:
+            self._require_game()
+            if self._pending:  # the held pick is the last thing done
+                self._drop_pending()
+                self._changed()
+                return "undone"
+            self._commit(UNDO)
+            return "undone"
+
+    def _reveal_held(self):
+        with self._lock:
+            if self._pending:
+                action, _ = self._pending
+                self._pending = None
+                self._commit(action)
+
+    def reveal_now(self):
+        """Reveal a held round at once (the timer's job; also for tests and the host's OK)."""
+        self._reveal_held()
+
+    def _drop_pending(self):
+        if self._pending:
+            self._pending[1]()
+            self._pending = None
+
+    def _require_game(self):
+        if self._record is None:
+            raise Rejected("no game is being played")
+        return self._record
+
+    def _commit(self, line):
+        record = self._record
+        record.apply(line)
+        lines = [line] + self._sample_chance()
+        try:
+            version = self._journal.append(self._game_id, lines)
+        except Exception:
+            # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
+            self._game_id, self._record = self._load()
+            raise
+        self._changed(version)
+
+    def _sample_chance(self):
+        """Draw every chance outcome now due, from the secure random source."""
+        lines = []
+        record = self._record
+        while record.needs_chance:
+            outcomes = record.rules.chance_outcomes(record.state)
+            action = self._random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            record.apply(action)
+            lines.append(action)
+        return lines
+
+    def close(self):
+        with self._lock:
+            self._drop_pending()
+            self._journal.close()
