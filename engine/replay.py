@@ -27,7 +27,7 @@ def _draw_chance(record, number, rng):
     while record.needs_chance:
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
-            raise LogError(number, f"the game needs a {kind!r} chance line here; add it or pass --seed N")
+            raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
         outcomes = record.rules.chance_outcomes(record.state)
         record.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
 

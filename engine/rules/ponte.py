@@ -132,15 +132,22 @@ def _may_pick(state, seat, card):
     return seen < limit
 
 
+PICK_KEYS, CHANCE_KEYS = frozenset({"seat", "pick"}), frozenset({"chance", "outcome"})
+ACTION_KEYS = (PICK_KEYS, CHANCE_KEYS)
+
+
 def apply(state, action):
     if not isinstance(action, dict):
         raise Rejected("an action must be an object")
-    keys = set(action)
-    if keys == {"seat", "pick"}:
+    shape = next((k for k in ACTION_KEYS if k & set(action)), None)
+    if shape is None:
+        raise Rejected(f"not a Ponte action: keys {sorted(action)}")
+    if set(action) != shape:
+        extra = sorted(set(action) - shape)
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - set(action))[0]!r}")
+    if shape == PICK_KEYS:
         return _apply_pick(state, action["seat"], action["pick"])
-    if keys == {"chance", "outcome"}:
-        return _apply_chance(state, action["chance"], action["outcome"])
-    raise Rejected(f"not a Ponte action: keys {sorted(keys)}")
+    return _apply_chance(state, action["chance"], action["outcome"])
 
 
 def _apply_pick(state, seat, card):
@@ -154,7 +161,8 @@ def _apply_pick(state, seat, card):
         raise Rejected(f"seat {seat + 1} has no pick to make now")
     if not _may_pick(state, seat, CARD_INDEX[card]):
         # the message names no card, so onlookers learn nothing.
-        raise Rejected(f"R-2: seat {seat + 1} does not hold that card")
+        ruling = "R-3" if state.phase == SPUNTO_PICK else "R-2"
+        raise Rejected(f"{ruling}: seat {seat + 1} does not hold that card")
     state = replace(state, picks=secret.pick(state.picks, seat, card))
     if not state.picks.is_complete:
         return state
