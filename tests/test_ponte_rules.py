@@ -1,0 +1,254 @@
+"""Il ponte traballante: every ruling of rules/ponte.md, by its R-number."""
+from dataclasses import replace
+
+import pytest
+
+from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected, ponte
+from tests.conftest import event, picks
+
+SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
+
+
+def moves(*cards):
+    return [ponte.resolution_moves(dict(enumerate(cards)))[s] for s in range(len(cards))]
+
+
+def test_setup_puts_every_meeple_on_11_with_six_cards():
+    state = ponte.setup(4)
+    shown = ponte.view(state, PUBLIC)
+    assert shown["positions"] == [11] * 4
+    assert shown["hand_sizes"] == [6] * 4
+    assert shown["events_left"] == 6 and shown["event_discard"] == []
+    assert ponte.current_actors(state) == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize("seats", [2, 7, "4", True])
+def test_setup_refuses_a_seat_count_outside_3_to_6(seats):
+    with pytest.raises(Rejected, match="3 to 6 seats"):
+        ponte.setup(seats)
+
+
+def test_worked_check_sole_highest_green_and_red():
+    # greens 2,2,1,4: Scatto sole highest, West 4; reds 2,2,3,0: Vertigini sole highest, East 3.
+    assert moves(PRUDENTE, PRUDENTE, VERTIGINI, SCATTO) == [0, 0, 3, -4]
+
+
+def test_r5_all_passo_prudente_is_both_highest_green_and_red():
+    # tied green: each West 1; tied red: each East 2+2; net East 3.
+    assert moves(PRUDENTE, PRUDENTE, PRUDENTE) == [3, 3, 3]
+
+
+def test_worked_check_ordine_moves_west_2_and_highest_red_east_3():
+    assert moves(ORDINE, PAURA, VERTIGINI) == [-2, 3, 0]
+
+
+def test_ordine_sends_every_tied_highest_red_east_3():
+    assert moves(ORDINE, PAURA, PAURA, SCATTO) == [-2, 3, 3, 0]
+
+
+def test_passo_pesante_sends_highest_green_and_highest_red_east_3():
+    assert moves(PESANTE, SCATTO, PAURA, PRUDENTE) == [0, 3, 3, 0]
+
+
+def test_r4_a_seat_both_highest_green_and_red_under_pesante_moves_3_once():
+    assert moves(PESANTE, PRUDENTE, PRUDENTE) == [0, 3, 3]
+
+
+def test_ordine_and_pesante_cancel_and_resolve_as_rule_1():
+    assert moves(ORDINE, PESANTE, SCATTO, VERTIGINI) == [0, 0, -4, 3]
+
+
+def test_a_seat_with_no_card_this_match_takes_no_resolution_move():
+    assert ponte.resolution_moves({0: None, 1: SALTO, 2: VERTIGINI}) == {0: 0, 1: -3, 2: 3}
+
+
+def test_r2_a_card_no_longer_held_is_rejected_naming_no_card():
+    state = event(picks(ponte.setup(3), SALTO, SCATTO, VERTIGINI), "calma_piatta")
+    with pytest.raises(Rejected) as rejected:
+        ponte.apply(state, {"seat": 0, "pick": SALTO})
+    message = str(rejected.value)
+    assert message == "R-2: seat 1 does not hold that card"
+    assert not any(name in message.lower() for name in ponte.CARDS + tuple(ponte.CARD_NAMES.values()))
+    assert SALTO not in [a["pick"] for a in ponte.legal_actions(state, 0)]
+
+
+def test_a_pick_may_change_before_the_reveal():
+    state = picks(ponte.setup(3), SALTO, SCATTO)
+    state = ponte.apply(state, {"seat": 0, "pick": VERTIGINI})
+    state = ponte.apply(state, {"seat": 2, "pick": PAURA})
+    assert state.history[-1].reveal == (VERTIGINI, SCATTO, PAURA)
+    assert ponte.view(state, 0)["hand"][SALTO] == 1  # the changed-away card is still in hand
+
+
+def test_r1_table_deal_allows_one_ordine_one_pesante_and_n_minus_2_spunto():
+    state = picks(ponte.setup(4), ORDINE, SPUNTO, PRUDENTE, PRUDENTE)
+    state = event(ponte.apply(state, {"seat": 1, "pick": SALTO}), "calma_piatta")
+    legal = lambda seat: [a["pick"] for a in ponte.legal_actions(state, seat)]
+    assert ORDINE not in legal(1)  # the one Ordine has been revealed
+    assert SPUNTO not in legal(0) and PESANTE not in legal(0)  # seat 0 has played its one special
+    assert SPUNTO in legal(2) and PESANTE in legal(2)
+    state = picks(state, PRUDENTE, PRUDENTE, SPUNTO, PESANTE)  # second Spunto: N−2 = 2 allowed
+    state = event(ponte.apply(state, {"seat": 2, "pick": SCATTO}), "calma_piatta")
+    with pytest.raises(Rejected, match="R-2: seat 2 does not hold that card"):
+        ponte.apply(state, {"seat": 1, "pick": SPUNTO})
+
+
+def test_r1_table_deal_refuses_a_second_ordine_locked_in_the_same_round():
+    state = picks(ponte.setup(3), ORDINE)
+    with pytest.raises(Rejected, match="R-2: seat 2 does not hold that card"):
+        ponte.apply(state, {"seat": 1, "pick": ORDINE})
+
+
+def test_r1_box_deal_is_a_chance_outcome_and_each_seat_learns_only_its_own_special():
+    state = ponte.setup(4, {"deal": "box"})
+    assert ponte.current_actors(state) == CHANCE
+    outcomes = ponte.chance_outcomes(state)
+    assert len(outcomes) == 12  # 4!/2! distinct deals of Ordine, Pesante, Spunto, Spunto
+    assert sum(p for _, p in outcomes) == pytest.approx(1)
+    deal = [SPUNTO, ORDINE, SPUNTO, PESANTE]
+    state = ponte.apply(state, {"chance": "deal", "outcome": deal})
+    for seat, special in enumerate(deal):
+        assert ponte.view(state, seat)["special"] == special
+        assert special in ponte.view(state, seat)["can_pick"]
+    assert "special" not in ponte.view(state, PUBLIC)
+    with pytest.raises(Rejected, match="R-2: seat 1 does not hold that card"):
+        ponte.apply(state, {"seat": 0, "pick": PESANTE})
+
+
+def test_spunto_alone_is_replaced_openly_then_takes_a_passo_prudente():
+    state = picks(ponte.setup(3), SPUNTO, SALTO, VERTIGINI)
+    assert state.phase == "spunto" and ponte.current_actors(state) == (0,)
+    assert ponte.view(state, PUBLIC)["history"][-1]["reveal"] == [SPUNTO, SALTO, VERTIGINI]
+    state = ponte.apply(state, {"seat": 0, "pick": SCATTO})
+    assert state.positions == (7, 11, 14)
+    assert ponte.view(state, 0)["hand"][PRUDENTE] == 2
+    assert state.prudente_supply == 10 - 3 - 1
+
+
+def test_r3_the_replacement_must_still_be_held_and_is_never_spunto():
+    state = event(picks(ponte.setup(3), SALTO, SCATTO, VERTIGINI), "calma_piatta")
+    state = picks(state, SPUNTO, SALTO, PAURA)
+    for card in (SALTO, SPUNTO, ORDINE):
+        with pytest.raises(Rejected, match="R-3: seat 1 does not hold that card"):
+            ponte.apply(state, {"seat": 0, "pick": card})
+    with pytest.raises(Rejected, match="seat 2 has no pick to make now"):
+        ponte.apply(state, {"seat": 1, "pick": VERTIGINI})
+
+
+def _six_matches_to_a_lone_spunto(positions):
+    """Seat 0 reaches match 6 holding only Spunto; meeples then set to `positions`."""
+    state = ponte.setup(3)
+    for cards in [(SALTO, SCATTO, VERTIGINI), (SCATTO, VERTIGINI, SALTO), (VERTIGINI, SALTO, SCATTO),
+                  (PAURA, ORDINE, PAURA), (PRUDENTE, PRUDENTE, PESANTE)]:
+        state = event(picks(state, *cards), "calma_piatta" if state.deck[0] else "vento_da_est")
+    return replace(state, positions=positions)
+
+
+def test_spunto_with_no_card_left_moves_3_east_and_has_no_card_this_match():
+    state = picks(_six_matches_to_a_lone_spunto((11, 11, 11)), SPUNTO, PAURA, PRUDENTE)
+    steps = state.history[-1].steps
+    assert steps[0] == ("spunto", (3, 0, 0))
+    assert steps[1] == ("resolution", (0, 4, -2))
+    assert state.positions == (14, 15, 9)
+    assert ponte.view(state, 0)["hand"] == {PRUDENTE: 1}
+
+
+def test_r10_the_end_is_checked_after_the_spunto_penalty():
+    state = picks(_six_matches_to_a_lone_spunto((19, 11, 11)), SPUNTO, PAURA, PRUDENTE)
+    assert state.positions == (21, 11, 11)
+    assert ponte.current_actors(state) == TERMINAL
+    assert [step for step, _ in state.history[-1].steps] == ["spunto"]  # resolution and event skipped
+    assert ponte.result(state) == {"winners": [1, 2], "losers": [0], "draw": False}
+
+
+def test_r10_the_end_at_resolution_skips_the_event():
+    state = replace(ponte.setup(3), positions=(3, 11, 11))
+    state = picks(state, SCATTO, PAURA, VERTIGINI)
+    assert state.positions == (1, 15, 11)
+    assert ponte.current_actors(state) == TERMINAL and ponte.chance_outcomes(state) == []
+    with pytest.raises(Rejected, match="no 'event' chance outcome is due now"):
+        event(state, "calma_piatta")
+
+
+def test_r10_the_end_is_checked_after_the_event():
+    state = picks(replace(ponte.setup(3), positions=(11, 11, 17)), PRUDENTE, PRUDENTE, PRUDENTE)
+    assert state.positions == (14, 14, 20)
+    state = event(state, "vento_da_ovest")
+    assert state.positions == (17, 17, 20) and ponte.current_actors(state) != TERMINAL
+    state = picks(state, SALTO, SALTO, PAURA)
+    assert state.positions == (16, 16, 21)
+    assert ponte.result(state) == {"winners": [0, 1], "losers": [2], "draw": False}
+
+
+def test_r6_moves_of_one_step_are_applied_together_before_the_end_check():
+    state = picks(replace(ponte.setup(3), positions=(4, 18, 11)), SCATTO, PAURA, PRUDENTE)
+    assert state.positions == (1, 21, 11)  # both banks reached in the same step
+    assert ponte.result(state) == {"winners": [0], "losers": [1], "draw": False}
+
+
+def test_r7_every_seat_tied_closest_to_the_wind_bank_moves():
+    state = picks(ponte.setup(4), SCATTO, PRUDENTE, PRUDENTE, PAURA)  # 7, 11, 11, 15
+    assert event(state, "vento_da_est").positions == (7, 11, 11, 12)
+    state = picks(replace(ponte.setup(4), positions=(9, 9, 11, 12)), PRUDENTE, PRUDENTE, PRUDENTE, PRUDENTE)
+    assert state.positions == (12, 12, 14, 15)
+    assert event(state, "vento_da_ovest").positions == (15, 15, 14, 15)
+
+
+def test_r8_both_winds_in_the_discard_reshuffle_all_six_at_once():
+    state = event(picks(ponte.setup(3), SALTO, SCATTO, VERTIGINI), "vento_da_est")
+    assert state.discard == ("vento_da_est",) and sum(state.deck) == 5
+    state = event(picks(state, SCATTO, SALTO, PAURA), "calma_piatta")
+    state = picks(state, PAURA, PAURA, SALTO)
+    assert [a["outcome"] for a in ponte.legal_actions(state, CHANCE)] == ["calma_piatta", "vento_da_ovest"]
+    assert dict((a["outcome"], p) for a, p in ponte.chance_outcomes(state)) == {
+        "calma_piatta": pytest.approx(3 / 4), "vento_da_ovest": pytest.approx(1 / 4)}
+    state = event(state, "vento_da_ovest")
+    assert state.discard == () and state.deck == (4, 1, 1)
+
+
+def test_r9_meeples_stop_at_the_banks():
+    state = picks(replace(ponte.setup(3), positions=(2, 19, 11)), SCATTO, PAURA, PRUDENTE)
+    assert state.positions == (1, 21, 11)
+
+
+def test_the_game_ends_after_the_sixth_match():
+    state = _six_matches_to_a_lone_spunto((11, 11, 11))
+    state = picks(state, SPUNTO, PAURA, PRUDENTE)
+    assert ponte.current_actors(state) == CHANCE  # the sixth match still has its event
+    state = event(state, "vento_da_ovest")  # the last card of the deck
+    assert state.positions == (14, 15, 12)
+    assert ponte.current_actors(state) == TERMINAL
+    assert ponte.view(state, PUBLIC)["match"] == 6
+    assert ponte.result(state) == {"winners": [2], "losers": [1], "draw": False}
+
+
+def test_r11_all_on_one_space_is_a_draw_and_ties_share_the_result():
+    over = replace(ponte.setup(4), phase="over")
+    assert ponte.result(replace(over, positions=(9, 9, 9, 9))) == {"winners": [], "losers": [], "draw": True}
+    assert ponte.result(replace(over, positions=(5, 5, 21, 21))) == {
+        "winners": [0, 1], "losers": [2, 3], "draw": False}
+    assert ponte.result(ponte.setup(4)) is None
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"seat": 0, "pick": "jolly"}, "unknown card 'jolly'"),
+    ({"seat": 9, "pick": SALTO}, "no seat 9 at this table"),
+    ({"seat": True, "pick": SALTO}, "no seat True at this table"),
+    ({"seat": 0, "pick": SALTO, "x": 1}, "unknown key 'x'"),
+    ({"chance": "event", "outcome": "calma_piatta"}, "no 'event' chance outcome is due now"),
+    ({"host": "undo"}, "not a Ponte action"),
+    ("salto_atletico", "an action must be an object"),
+])
+def test_malformed_actions_are_rejected_by_name(action, message):
+    with pytest.raises(Rejected, match=message):
+        ponte.apply(ponte.setup(3), action)
+
+
+@pytest.mark.parametrize("button", [0, 9, "1", None])
+def test_a_ponte_pad_has_buttons_1_to_8(button):
+    with pytest.raises(Rejected, match="a Ponte pad has buttons 1 to 8"):
+        ponte.pad_action(ponte.setup(3), 0, button)
+
+
+def test_pad_buttons_follow_the_card_order_of_the_replay_format():
+    assert [ponte.pad_action(ponte.setup(3), 1, b)["pick"] for b in range(1, 9)] == list(ponte.CARDS)
