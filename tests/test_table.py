@@ -166,7 +166,7 @@ def test_reveal_delay_holds_the_last_pick_and_allows_changes(tmp_path, clock):
     assert table.view()["history"][0]["reveal"] is None
     clock.advance(0.5)
     assert table.view()["history"][0]["reveal"] == [PRUDENTE, SCATTO, VERTIGINI]
-    assert len(journal_rows(tmp_path / "j.sqlite3")) == 6  # 3 picks, 1 change, the held pick, the event
+    assert len(journal_rows(tmp_path / "j.sqlite3")) == 5  # 2 picks, 1 change, the held pick, the event
     table.close()
 
 
