@@ -38,6 +38,10 @@ class GameRecord:
         return self.states[-1]
 
     @property
+    def can_undo(self):
+        return bool(self._undo_points)
+
+    @property
     def needs_chance(self):
         return self.rules.current_actors(self.state) == CHANCE
 

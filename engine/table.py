@@ -67,6 +67,18 @@ class Table:
                 state = secret.hold(state, self._pending[0])
             return {**self._record.rules.view(state, viewer), "version": self.version}
 
+    def legal_actions(self, seat):
+        """The actions `seat` may take now (for a phone's pick list)."""
+        with self._lock:
+            if self._record is None:
+                return []
+            return self._record.rules.legal_actions(self._record.state, seat)
+
+    @property
+    def can_undo(self):
+        with self._lock:
+            return bool(self._pending or (self._record and self._record.can_undo))
+
     def export(self):
         """The current game as a JSON Lines game log."""
         with self._lock:

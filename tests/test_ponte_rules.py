@@ -1,6 +1,4 @@
 """Il ponte traballante: every ruling of rules/ponte.md, by its R-number."""
-from dataclasses import replace
-
 import pytest
 
 from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected, ponte
@@ -141,7 +139,7 @@ def _six_matches_to_a_lone_spunto(positions):
     for cards in [(SALTO, SCATTO, VERTIGINI), (SCATTO, VERTIGINI, SALTO), (VERTIGINI, SALTO, SCATTO),
                   (PAURA, ORDINE, PAURA), (PRUDENTE, PRUDENTE, PESANTE)]:
         state = event(picks(state, *cards), "calma_piatta" if state.deck[0] else "vento_da_est")
-    return replace(state, positions=positions)
+    return state._replace(positions=positions)
 
 
 def test_spunto_with_no_card_left_moves_3_east_and_has_no_card_this_match():
@@ -162,7 +160,7 @@ def test_r10_the_end_is_checked_after_the_spunto_penalty():
 
 
 def test_r10_the_end_at_resolution_skips_the_event():
-    state = replace(ponte.setup(3), positions=(3, 11, 11))
+    state = ponte.setup(3)._replace(positions=(3, 11, 11))
     state = picks(state, SCATTO, PAURA, VERTIGINI)
     assert state.positions == (1, 15, 11)
     assert ponte.current_actors(state) == TERMINAL and ponte.chance_outcomes(state) == []
@@ -171,7 +169,7 @@ def test_r10_the_end_at_resolution_skips_the_event():
 
 
 def test_r10_the_end_is_checked_after_the_event():
-    state = picks(replace(ponte.setup(3), positions=(11, 11, 17)), PRUDENTE, PRUDENTE, PRUDENTE)
+    state = picks(ponte.setup(3)._replace(positions=(11, 11, 17)), PRUDENTE, PRUDENTE, PRUDENTE)
     assert state.positions == (14, 14, 20)
     state = event(state, "vento_da_ovest")
     assert state.positions == (17, 17, 20) and ponte.current_actors(state) != TERMINAL
@@ -181,7 +179,7 @@ def test_r10_the_end_is_checked_after_the_event():
 
 
 def test_r6_moves_of_one_step_are_applied_together_before_the_end_check():
-    state = picks(replace(ponte.setup(3), positions=(4, 18, 11)), SCATTO, PAURA, PRUDENTE)
+    state = picks(ponte.setup(3)._replace(positions=(4, 18, 11)), SCATTO, PAURA, PRUDENTE)
     assert state.positions == (1, 21, 11)  # both banks reached in the same step
     assert ponte.result(state) == {"winners": [0], "losers": [1], "draw": False}
 
@@ -189,7 +187,7 @@ def test_r6_moves_of_one_step_are_applied_together_before_the_end_check():
 def test_r7_every_seat_tied_closest_to_the_wind_bank_moves():
     state = picks(ponte.setup(4), SCATTO, PRUDENTE, PRUDENTE, PAURA)  # 7, 11, 11, 15
     assert event(state, "vento_da_est").positions == (7, 11, 11, 12)
-    state = picks(replace(ponte.setup(4), positions=(9, 9, 11, 12)), PRUDENTE, PRUDENTE, PRUDENTE, PRUDENTE)
+    state = picks(ponte.setup(4)._replace(positions=(9, 9, 11, 12)), PRUDENTE, PRUDENTE, PRUDENTE, PRUDENTE)
     assert state.positions == (12, 12, 14, 15)
     assert event(state, "vento_da_ovest").positions == (15, 15, 14, 15)
 
@@ -207,7 +205,7 @@ def test_r8_both_winds_in_the_discard_reshuffle_all_six_at_once():
 
 
 def test_r9_meeples_stop_at_the_banks():
-    state = picks(replace(ponte.setup(3), positions=(2, 19, 11)), SCATTO, PAURA, PRUDENTE)
+    state = picks(ponte.setup(3)._replace(positions=(2, 19, 11)), SCATTO, PAURA, PRUDENTE)
     assert state.positions == (1, 21, 11)
 
 
@@ -223,9 +221,9 @@ def test_the_game_ends_after_the_sixth_match():
 
 
 def test_r11_all_on_one_space_is_a_draw_and_ties_share_the_result():
-    over = replace(ponte.setup(4), phase="over")
-    assert ponte.result(replace(over, positions=(9, 9, 9, 9))) == {"winners": [], "losers": [], "draw": True}
-    assert ponte.result(replace(over, positions=(5, 5, 21, 21))) == {
+    over = ponte.setup(4)._replace(phase="over")
+    assert ponte.result(over._replace(positions=(9, 9, 9, 9))) == {"winners": [], "losers": [], "draw": True}
+    assert ponte.result(over._replace(positions=(5, 5, 21, 21))) == {
         "winners": [0, 1], "losers": [2, 3], "draw": False}
     assert ponte.result(ponte.setup(4)) is None
 

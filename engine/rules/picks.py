@@ -4,13 +4,12 @@ A round names the seats that must pick. A seat may pick and change its pick whil
 the round is complete (and revealed) when the last seat has picked. Until then, other viewers learn
 only *who* has locked in, never *what*.
 """
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from .protocol import Rejected
+from .protocol import Rejected, evolve
 
 
-@dataclass(frozen=True, slots=True)
-class Picks:
+class Picks(NamedTuple):
     seats: tuple  # seats that pick in this round, in seat order
     chosen: tuple  # one entry per seat in `seats`: its pick, or None
 
@@ -69,4 +68,4 @@ def completes_round(state, action):
 def hold(state, action):
     """`state` with `action`'s pick locked in but not revealed: the round stays open while the table
     waits out its reveal delay."""
-    return replace(state, picks=pick(state.picks, action["seat"], action["pick"]))
+    return evolve(state, picks=pick(state.picks, action["seat"], action["pick"]))

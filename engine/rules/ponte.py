@@ -1,9 +1,9 @@
 """Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-11)."""
-from dataclasses import dataclass, replace
 from itertools import permutations
+from typing import NamedTuple
 
 from . import picks as secret
-from .protocol import CHANCE, PUBLIC, TERMINAL, Rejected, check_options, check_seats, check_viewer
+from .protocol import CHANCE, PUBLIC, TERMINAL, Rejected, check_options, check_seats, check_viewer, evolve
 
 NAME = "ponte"
 OPTIONS = {"deal": "table"}
@@ -36,8 +36,7 @@ UNKNOWN = "unknown"  # table deal (R-1): the seat holds a special the box does n
 DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(NamedTuple):
     """What happened in one match, for views and history. Per-seat tuples are indexed by seat."""
     number: int
     reveal: tuple = ()  # card each seat revealed
@@ -46,8 +45,7 @@ class Match:
     event: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     seats: int
     deal: str
     positions: tuple
@@ -56,7 +54,7 @@ class State:
     deck: tuple  # event cards left, counts in EVENTS order
     discard: tuple  # event ids, oldest first
     phase: str
-    picks: secret.Picks | None
+    picks: "secret.Picks | None"
     history: tuple  # Match records, the current one last
     prudente_supply: int
 
@@ -76,12 +74,12 @@ def setup(seats, options=None):
     state = State(seats=seats, deal=opts["deal"], positions=(START,) * seats, hands=(normals,) * seats,
                   specials=(UNKNOWN if table else None,) * seats, deck=EVENT_DECK, discard=(),
                   phase=PICK, picks=None, history=(), prudente_supply=PRUDENTE_SUPPLY - seats)
-    return _start_match(state) if table else replace(state, phase=DEAL)
+    return _start_match(state) if table else evolve(state, phase=DEAL)
 
 
 def _start_match(state):
     number = len(state.history) + 1
-    return replace(state, phase=PICK, picks=secret.open_round(range(state.seats)),
+    return evolve(state, phase=PICK, picks=secret.open_round(range(state.seats)),
                    history=state.history + (Match(number),))
 
 
@@ -109,7 +107,11 @@ def legal_actions(state, actor):
         return [a for a, _ in chance_outcomes(state)]
     if state.picks is None or actor not in state.picks.seats:
         return []
-    return [{"seat": actor, "pick": CARDS[c]} for c in range(8) if _may_pick(state, actor, c)]
+    hand = state.hands[actor]
+    held = [{"seat": actor, "pick": CARDS[c]} for c in range(8) if hand[c]]
+    if state.specials[actor] == UNKNOWN:
+        held += [{"seat": actor, "pick": CARDS[c]} for c in _free_specials(state, actor)]
+    return held
 
 
 def pad_action(state, seat, button):
@@ -122,14 +124,20 @@ def pad_action(state, seat, button):
 def _may_pick(state, seat, card):
     if state.hands[seat][card]:
         return True
-    if card < SPUNTO or state.specials[seat] != UNKNOWN:
-        return False
-    # Table deal (R-1): a special is possible while its copies are not all accounted for — revealed,
-    # or locked in by another seat (physically, two seats cannot hold the one Ordine).
-    limit = state.seats - 2 if card == SPUNTO else 1
-    seen = sum(m.reveal.count(CARDS[card]) for m in state.history if m.reveal)
-    seen += sum(1 for s, c in zip(state.picks.seats, state.picks.chosen) if s != seat and c == CARDS[card])
-    return seen < limit
+    return card >= SPUNTO and state.specials[seat] == UNKNOWN and card in _free_specials(state, seat)
+
+
+def _free_specials(state, seat):
+    """Table deal (R-1): the specials a seat holding an unknown one may play — those whose copies are not
+    all accounted for, revealed or locked in by another seat (two seats cannot hold the one Ordine)."""
+    seen = [0] * 8
+    for match in state.history:
+        for card in match.reveal:
+            seen[CARD_INDEX[card]] += 1
+    for other, card in zip(state.picks.seats, state.picks.chosen):
+        if card is not None and other != seat:
+            seen[CARD_INDEX[card]] += 1
+    return [c for c, limit in ((SPUNTO, state.seats - 2), (ORDINE, 1), (PESANTE, 1)) if seen[c] < limit]
 
 
 PICK_KEYS, CHANCE_KEYS = frozenset({"seat", "pick"}), frozenset({"chance", "outcome"})
@@ -139,6 +147,8 @@ ACTION_KEYS = (PICK_KEYS, CHANCE_KEYS)
 def apply(state, action):
     if not isinstance(action, dict):
         raise Rejected("an action must be an object")
+    if len(action) == 2 and "pick" in action and "seat" in action:  # the hot path
+        return _apply_pick(state, action["seat"], action["pick"])
     shape = next((k for k in ACTION_KEYS if k & set(action)), None)
     if shape is None:
         raise Rejected(f"not a Ponte action: keys {sorted(action)}")
@@ -163,14 +173,14 @@ def _apply_pick(state, seat, card):
         # R-2 / R-3: the message names no card, so onlookers learn nothing.
         ruling = "R-3" if state.phase == SPUNTO_PICK else "R-2"
         raise Rejected(f"{ruling}: seat {seat + 1} does not hold that card")
-    state = replace(state, picks=secret.pick(state.picks, seat, card))
+    state = evolve(state, picks=secret.pick(state.picks, seat, card))
     if not state.picks.is_complete:
         return state
     return _reveal(state) if state.phase == PICK else _replace_spunto(state)
 
 
 def _take(state, chosen):
-    """Remove revealed cards from hands. `chosen` maps seat -> card id."""
+    """Hands and specials once the revealed cards leave them. `chosen` maps seat -> card id."""
     hands, specials = list(state.hands), list(state.specials)
     for seat, card in chosen.items():
         i = CARD_INDEX[card]
@@ -180,23 +190,23 @@ def _take(state, chosen):
             hands[seat] = tuple(hand)
         else:  # table deal: the unknown special is now known, and gone
             specials[seat] = None
-    return replace(state, hands=tuple(hands), specials=tuple(specials))
+    return {"hands": tuple(hands), "specials": tuple(specials)}
 
 
 def _held(state, seat):
     return sum(state.hands[seat]) + (state.specials[seat] == UNKNOWN)
 
 
-def _record(state, **changes):
-    match = replace(state.history[-1], **changes)
-    return replace(state, history=state.history[:-1] + (match,))
+def _record(state, match, **changes):
+    """`state` with the current match's record updated by `match` and its own fields by `changes`."""
+    history = state.history[:-1] + (evolve(state.history[-1], **match),)
+    return evolve(state, history=history, **changes)
 
 
 def _reveal(state):
     chosen = state.picks.revealed()
-    state = _take(state, chosen)
-    reveal = tuple(chosen[s] for s in range(state.seats))
-    state = _record(state, reveal=reveal, replacements=(None,) * state.seats)
+    reveal = state.picks.chosen  # a round of every seat, in seat order
+    state = _record(state, {"reveal": reveal, "replacements": (None,) * state.seats}, **_take(state, chosen))
     spunto = [s for s, c in enumerate(reveal) if c == "spunto_interessante"]
     if not spunto:
         return _resolve(state)
@@ -207,15 +217,14 @@ def _reveal(state):
             return state
     swapping = [s for s in spunto if s not in stuck]
     if swapping:
-        return replace(state, phase=SPUNTO_PICK, picks=secret.open_round(swapping))
+        return evolve(state, phase=SPUNTO_PICK, picks=secret.open_round(swapping))
     return _resolve(_give_prudente(state))
 
 
 def _replace_spunto(state):
     chosen = state.picks.revealed()
-    state = _take(state, chosen)
-    state = _record(state, replacements=tuple(chosen.get(s) for s in range(state.seats)))
-    return _resolve(_give_prudente(state))
+    replacements = tuple(chosen.get(s) for s in range(state.seats))
+    return _resolve(_give_prudente(_record(state, {"replacements": replacements}, **_take(state, chosen))))
 
 
 def _give_prudente(state):
@@ -226,7 +235,7 @@ def _give_prudente(state):
         hand = list(hands[s])
         hand[PRUDENTE] += 1
         hands[s] = tuple(hand)
-    return replace(state, hands=tuple(hands), prudente_supply=state.prudente_supply - len(spunto))
+    return evolve(state, hands=tuple(hands), prudente_supply=state.prudente_supply - len(spunto))
 
 
 def played_cards(match):
@@ -241,50 +250,46 @@ def played_cards(match):
 
 def resolution_moves(played):
     """Moves of the resolution step (seat -> spaces East, negative = West); R-4, R-5, R-6."""
-    cards = {s: CARD_INDEX[c] for s, c in played.items() if c is not None}
-    numbered = {s: c for s, c in cards.items() if c in NORMALS}
-    ordine = [s for s, c in cards.items() if c == ORDINE]
-    pesante = bool([s for s, c in cards.items() if c == PESANTE])
-    if ordine and pesante:  # (4) they cancel: resolve as (1)
-        ordine, pesante = [], False
+    cards = [(s, CARD_INDEX[c]) for s, c in played.items() if c is not None]
+    numbered = [(s, c) for s, c in cards if c < SPUNTO]
+    specials = {c for _, c in cards}
+    ordine = [s for s, c in cards if c == ORDINE] if PESANTE not in specials else []
+    pesante = PESANTE in specials and ORDINE not in specials  # (4) together they cancel: resolve as (1)
     moves = dict.fromkeys(played, 0)
-    if not numbered:
-        top_green = top_red = []
-    else:
-        best_green = max(GREEN[c] for c in numbered.values())
-        best_red = max(RED[c] for c in numbered.values())
-        top_green = [s for s, c in numbered.items() if GREEN[c] == best_green]
-        top_red = [s for s, c in numbered.items() if RED[c] == best_red]
+    top_green = top_red = []
+    if numbered:
+        best_green = max([GREEN[c] for _, c in numbered])
+        best_red = max([RED[c] for _, c in numbered])
+        top_green = [(s, c) for s, c in numbered if GREEN[c] == best_green]
+        top_red = [(s, c) for s, c in numbered if RED[c] == best_red]
     if ordine:  # (2)
         moves[ordine[0]] -= 2
-        for s in top_red:
+        for s, _ in top_red:
             moves[s] += 3
     elif pesante:  # (3) R-4: a seat both highest green and highest red moves 3, once
-        for s in set(top_green) | set(top_red):
+        for s in {s for s, _ in top_green + top_red}:
             moves[s] += 3
     else:  # (1) R-5: a seat both highest green and highest red gets both moves
-        for s in top_green:
-            moves[s] -= GREEN[numbered[s]] if len(top_green) == 1 else 1
-        for s in top_red:
-            moves[s] += RED[numbered[s]] if len(top_red) == 1 else RED[numbered[s]] + 2
+        for s, c in top_green:
+            moves[s] -= GREEN[c] if len(top_green) == 1 else 1
+        for s, c in top_red:
+            moves[s] += RED[c] if len(top_red) == 1 else RED[c] + 2
     return moves
 
 
 def _resolve(state):
-    state = replace(state, picks=None)
-    state = _move(state, "resolution", resolution_moves(played_cards(state.history[-1])))
-    return state if state.phase == OVER else replace(state, phase=EVENT)
+    moves = resolution_moves(played_cards(state.history[-1]))
+    return _move(state, "resolution", moves, phase=EVENT, picks=None)
 
 
-def _move(state, step, moves):
+def _move(state, step, moves, **changes):
     """One movement step: all moves computed first, applied together (R-6), clamped to the bridge
-    (R-9); the end is checked after every step (R-10)."""
-    delta = tuple(moves.get(s, 0) for s in range(state.seats))
-    positions = tuple(min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, delta))
-    state = _record(replace(state, positions=positions), steps=state.history[-1].steps + ((step, delta),))
+    (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends."""
+    delta = tuple([moves.get(s, 0) for s in range(state.seats)])
+    positions = tuple([min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, delta)])
     if WEST_BANK in positions or EAST_BANK in positions:
-        return replace(state, phase=OVER, picks=None)
-    return state
+        changes = {"phase": OVER, "picks": None}
+    return _record(state, {"steps": state.history[-1].steps + ((step, delta),)}, positions=positions, **changes)
 
 
 def _apply_chance(state, kind, outcome):
@@ -294,7 +299,7 @@ def _apply_chance(state, kind, outcome):
             raise Rejected(f"R-1: a deal gives each of the {state.seats} seats one card of the specials deck")
         hands = tuple(h[:SPUNTO] + tuple(int(CARDS[i] == card) for i in range(SPUNTO, 8))
                       for h, card in zip(state.hands, outcome))
-        return _start_match(replace(state, hands=hands))
+        return _start_match(evolve(state, hands=hands))
     if state.phase == EVENT and kind == "event":
         if outcome not in EVENT_INDEX or not state.deck[EVENT_INDEX[outcome]]:
             raise Rejected(f"{outcome!r} is not in the event deck")
@@ -308,7 +313,7 @@ def _event(state, card):
     discard = state.discard + (card,)
     if "vento_da_est" in discard and "vento_da_ovest" in discard:  # R-8: reshuffle at once
         deck, discard = EVENT_DECK, ()
-    state = _record(replace(state, deck=tuple(deck), discard=discard), event=card)
+    state = _record(state, {"event": card}, deck=tuple(deck), discard=discard)
     if card == "vento_da_est":  # R-7: every seat tied closest to the East bank
         far = max(state.positions)
         state = _move(state, "event", {s: -3 for s, p in enumerate(state.positions) if p == far})
@@ -318,7 +323,7 @@ def _event(state, card):
     if state.phase == OVER:
         return state
     if len(state.history) == MATCHES:
-        return replace(state, phase=OVER, picks=None)
+        return evolve(state, phase=OVER, picks=None)
     return _start_match(state)
 
 
