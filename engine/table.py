@@ -26,7 +26,8 @@ class Table:
         """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
         tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
         which every seat may still change its pick."""
-        self._lock = threading.RLock()
+        # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
+        self.lock = self._lock = threading.RLock()
         self._journal = journal or Journal()
         self._random = random or secrets.SystemRandom()
         self.reveal_delay = reveal_delay

@@ -6,7 +6,10 @@ from . import picks as secret
 from .protocol import CHANCE, PUBLIC, TERMINAL, Rejected, check_options, check_seats, check_viewer, evolve
 
 NAME = "ponte"
+TITLE = "Il ponte traballante"
+SEATS = (3, 6)
 OPTIONS = {"deal": "table"}
+OPTION_CHOICES = {"deal": ("table", "box")}
 
 # Pad buttons 1–8 map to these ids, in this order (replay-format.md).
 CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
@@ -22,6 +25,8 @@ CARD_NAMES = {"salto_atletico": "Salto atletico", "scatto_repentino": "Scatto re
               "vertigini": "Vertigini", "spunto_interessante": "Spunto interessante",
               "ordine_del_capo_spedizione": "Ordine del capo spedizione", "passo_pesante": "Passo pesante",
               "calma_piatta": "Calma piatta", "vento_da_est": "Vento da Est", "vento_da_ovest": "Vento da Ovest"}
+
+PAD_LABELS = tuple(CARD_NAMES[c] for c in CARDS)
 
 EVENTS = ("calma_piatta", "vento_da_est", "vento_da_ovest")
 CALMA, EST, OVEST = range(3)
@@ -65,7 +70,7 @@ def specials_deck(seats):
 
 
 def setup(seats, options=None):
-    check_seats(seats, 3, 6)
+    check_seats(seats, *SEATS)
     opts = check_options(options or {}, OPTIONS)
     if opts["deal"] not in ("table", "box"):
         raise Rejected(f"deal must be 'table' or 'box', not {opts['deal']!r}")

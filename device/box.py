@@ -1,0 +1,152 @@
+"""The box: a table, its pads and host panel, the OLED, and (in mock mode) the virtual box on the web."""
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from engine.journal import Journal, JournalError
+from engine.rules import Rejected
+from engine.table import Table
+
+from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
+from .display import Display, open_device
+from .menu import HostMenu
+from .pads import Pads
+from .presenter import Presenter
+
+
+class Box:
+    """Wires pads, host panel, menu, presenter and display to one table. Every input, the presentation
+    and the display share the table's lock."""
+
+    def __init__(self, table, pinmap, device, *, clock=time.monotonic, schedule=None, sleep=time.sleep,
+                 pin_factory=None):
+        self.table = table
+        self.pinmap = pinmap
+        self.lang = pinmap.language
+        self.display = Display(device)
+        self.menu = HostMenu(table, len(pinmap.seats), self.lang)
+        self.presenter = Presenter(self.lang)
+        self.sleep = sleep
+        self.last_outcome = None
+        pad_options = {"clock": clock, "pin_factory": pin_factory}
+        if schedule:
+            pad_options["schedule"] = schedule
+        self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, **pad_options)
+        self._game = table.game
+        table.subscribe(lambda version: self.refresh())
+        self.refresh()
+
+    # -- inputs -------------------------------------------------------------------------------------
+    def seat_pressed(self, seat, button):
+        with self.table.lock:
+            mark = self.presenter.mark()
+            try:
+                status = self.table.press(seat, button)
+                self.last_outcome = {"seat": seat, "button": button, "status": status}
+                self.presenter.dismiss(mark)  # a pick ends the reading of earlier results
+            except Rejected as e:
+                self.last_outcome = {"seat": seat, "button": button, "status": "rejected", "error": str(e)}
+            self.refresh()
+
+    def host_pressed(self, name):
+        with self.table.lock:
+            if not self.menu.press(name):
+                if name == "ok":
+                    self.presenter.ok()
+                elif name == "prev":
+                    self.presenter.back()
+                elif name == "next":
+                    self.presenter.ok()
+            self.last_outcome = {"host": name, "status": "done", "message": self.menu.message}
+            self.refresh()
+
+    # -- output -------------------------------------------------------------------------------------
+    def refresh(self):
+        with self.table.lock:
+            view = self.table.view("public")
+            if view.get("game") != self._game or view.get("game") is None:
+                self.presenter.reset()
+                self._game = view.get("game")
+            self.presenter.update(view)
+            screen = self.menu.screen() if self.menu.is_open else self.presenter.screen(view)
+            self.display.show(screen)
+
+    # -- the virtual box (mock mode) ------------------------------------------------------------------
+    def pin_of(self, seat=None, button=None, host=None):
+        """The pin of a seat's button (1–8) or of a host button, by name."""
+        return (self.pads.host[host] if host is not None else self.pads.seats[seat][button - 1]).pin
+
+    def click(self, pin):
+        """Press and release a mock pin as a finger would: held past the debounce window. Returns what the
+        press did (None when it did nothing)."""
+        hold = self.pinmap.debounce_ms / 1000 * 1.5
+        with self.table.lock:
+            self.last_outcome = None
+            pin.drive_low()
+            outcome = self.last_outcome
+        self.sleep(hold)
+        pin.drive_high()
+        self.sleep(hold)
+        return outcome
+
+    def close(self):
+        self.pads.close()
+
+
+MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
+
+
+def box_main(argv):
+    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. "
+                                     "`arbitro replay LOG` replays a game log instead.")
+    parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
+                        "the virtual box at /box")
+    parser.add_argument("--host", default=None, help="address to serve on (default: 127.0.0.1 with --mock, "
+                        "else 0.0.0.0)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
+                        help="where the journal lives (default: ./data)")
+    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    parser.add_argument("--game", help="start this game unless one is unfinished")
+    parser.add_argument("--seats", type=int, help="seats for --game")
+    parser.add_argument("--reveal-delay", type=float, help="seconds picks may change after the last lock-in")
+    args = parser.parse_args(argv)
+    if (args.game is None) != (args.seats is None):
+        parser.error("--game and --seats go together")
+    try:
+        pinmap = load_pinmap(args.pinmap)
+    except ConfigError as e:
+        parser.exit(2, f"arbitro: {e}\n")
+    if args.mock:
+        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
+    try:
+        table = Table(Journal(args.data / "journal.sqlite3"),
+                      reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
+    except JournalError as e:
+        parser.exit(2, f"arbitro: {e}\n")
+    if args.game and (table.game is None or table.view()["over"]):
+        try:
+            table.new_game(args.game, args.seats)
+        except Rejected as e:
+            parser.exit(2, f"arbitro: {e}\n")
+    elif table.game:
+        print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
+    box = Box(table, pinmap, open_device(pinmap, args.mock))
+
+    import waitress
+
+    from web_companion import create_app
+    host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
+    where = f"http://{host}:{args.port}"
+    print(f"arbitro: serving on {where}" + (f" — the virtual box is at {where}/box" if args.mock else ""),
+          file=sys.stderr, flush=True)
+    try:
+        waitress.serve(create_app(box, mock=args.mock), host=host, port=args.port, threads=64,
+                       channel_timeout=120, ident="arbitro")
+    finally:
+        box.close()
+        table.close()
+    return 0

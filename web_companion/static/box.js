@@ -1,0 +1,69 @@
+// The virtual box: clicks become presses on the mock pins (POST /box/press); the OLED image follows the
+// table's version. Everything here is served by the box itself.
+"use strict";
+const oled = document.getElementById("oled");
+const statusLine = document.getElementById("status");
+const pads = document.getElementById("pads");
+let frame = null;
+let labelsKey = null;
+
+async function press(body, element) {
+  element && element.classList.add("pressed");
+  try {
+    const response = await fetch("/box/press", {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+    });
+    const outcome = await response.json();
+    statusLine.textContent = outcome.error || outcome.message || "";
+    await refresh(true);
+  } finally {
+    element && element.classList.remove("pressed");
+  }
+}
+
+function drawPads(layout) {
+  const key = JSON.stringify([layout.seats, layout.labels]);
+  if (key === labelsKey) return;
+  labelsKey = key;
+  pads.replaceChildren();
+  for (let seat = 0; seat < layout.seats; seat++) {
+    const pad = document.createElement("div");
+    pad.className = "pad";
+    pad.innerHTML = `<h2>Seat ${seat + 1}</h2><div class="keys"></div>`;
+    for (let button = 1; button <= 8; button++) {
+      const key = document.createElement("button");
+      key.dataset.seat = seat;
+      key.dataset.button = button;
+      const label = layout.labels ? layout.labels[button - 1] : "";
+      key.innerHTML = `<b>${button}</b>`;
+      key.append(label);
+      key.setAttribute("aria-label", `Seat ${seat + 1}, button ${button}${label ? ": " + label : ""}`);
+      key.addEventListener("click", () => press({seat, button}, key));
+      pad.querySelector(".keys").append(key);
+    }
+    pads.append(pad);
+  }
+}
+
+async function refresh(force) {
+  const layout = await (await fetch("/box/layout", {cache: "no-store"})).json();
+  drawPads(layout);
+  if (force || layout.frame !== frame) {
+    frame = layout.frame;
+    oled.src = "/box/oled.png?frame=" + frame + "-" + Date.now();
+  }
+}
+
+document.querySelectorAll("[data-host]").forEach((button) =>
+  button.addEventListener("click", () => press({host: button.dataset.host}, button)));
+
+const shortcuts = {Escape: "menu", ArrowLeft: "prev", ArrowRight: "next", Enter: "ok", u: "undo", U: "undo"};
+document.addEventListener("keydown", (event) => {
+  const host = shortcuts[event.key];
+  if (!host || event.target.closest("[data-seat]")) return;
+  event.preventDefault();
+  press({host}, document.querySelector(`[data-host="${host}"]`));
+});
+
+refresh(true);
+setInterval(() => refresh(false).catch(() => {}), 500);
