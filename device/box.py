@@ -3,12 +3,15 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from engine.journal import Journal, JournalError
 from engine.rules import Rejected
 from engine.table import Table
+from engine.texts import text
 
+from . import screens
 from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
 from .display import Display, open_device
 from .menu import HostMenu
@@ -30,6 +33,7 @@ class Box:
         self.presenter = Presenter(self.lang)
         self.sleep = sleep
         self.last_outcome = None
+        self.notice = None  # a rejected press, shown in the title until the next input
         pad_options = {"clock": clock, "pin_factory": pin_factory}
         if schedule:
             pad_options["schedule"] = schedule
@@ -46,8 +50,10 @@ class Box:
                 status = self.table.press(seat, button)
                 self.last_outcome = {"seat": seat, "button": button, "status": status}
                 self.presenter.dismiss(mark)  # a pick ends the reading of earlier results
+                self.notice = None
             except Rejected as e:
                 self.last_outcome = {"seat": seat, "button": button, "status": "rejected", "error": str(e)}
+                self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
             self.refresh()
 
     def host_pressed(self, name):
@@ -60,6 +66,7 @@ class Box:
                 elif name == "next":
                     self.presenter.ok()
             self.last_outcome = {"host": name, "status": "done", "message": self.menu.message}
+            self.notice = None
             self.refresh()
 
     # -- output -------------------------------------------------------------------------------------
@@ -71,6 +78,8 @@ class Box:
                 self._game = view.get("game")
             self.presenter.update(view)
             screen = self.menu.screen() if self.menu.is_open else self.presenter.screen(view)
+            if self.notice:
+                screen = replace(screen, title=self.notice)
             self.display.show(screen)
 
     # -- the virtual box (mock mode) ------------------------------------------------------------------

@@ -95,7 +95,7 @@ class HostMenu:
         lang = self.lang
         if self.mode in ("undo", "end"):
             question = text(lang, "undo_confirm" if self.mode == "undo" else "end_confirm")
-            return Screen(text(lang, "title"), (*wrap(question), text(lang, "ok_yes")))
+            return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))
         title = GAMES[self.game].TITLE
         rows = [(text(lang, "choose_game"), "game", title[:14]),
                 (text(lang, "choose_seats"), "seats", str(self.seats))]

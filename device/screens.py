@@ -16,8 +16,9 @@ class Screen:
     bridge: tuple | None = None  # meeple positions per seat, drawn as the bridge
 
 
-def wrap(line):
-    return textwrap.wrap(line, COLUMNS, subsequent_indent="   ") or [""]
+def wrap(line, indent="   "):
+    """Lines of at most COLUMNS characters; a card name carries on indented under its seat."""
+    return textwrap.wrap(line, COLUMNS, subsequent_indent=indent) or [""]
 
 
 def paged(title, lines):

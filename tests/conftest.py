@@ -49,3 +49,40 @@ def table(tmp_path):
     table = Table(Journal(tmp_path / "journal.sqlite3"))
     yield table
     table.close()
+
+
+@pytest.fixture
+def pin_factory():
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+    factory = MockFactory(revision="a020a0")  # a Compute Module: GPIO 0–45, as the default pin map wants
+    previous, Device.pin_factory = Device.pin_factory, factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = previous
+
+
+@pytest.fixture
+def make_box(tmp_path, clock, pin_factory):
+    """make_box(seed=…, reveal_delay=…) -> a Box on mock pins, the dummy OLED and a manual clock."""
+    import random
+
+    from luma.core.device import dummy
+
+    from device.box import Box
+    from device.config import load_pinmap
+
+    made = []
+
+    def make(seed=1, reveal_delay=0.0, data=tmp_path / "data"):
+        table = Table(Journal(data / "journal.sqlite3"), random=random.Random(seed), reveal_delay=reveal_delay,
+                      schedule=clock.schedule)
+        box = Box(table, load_pinmap(), dummy(width=128, height=64, mode="1"), clock=clock,
+                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pin_factory)
+        made.append(box)
+        return box
+
+    yield make
+    for box in made:
+        box.close()
+        box.table.close()
