@@ -38,7 +38,10 @@ function drawPads(layout) {
       key.innerHTML = `<b>${button}</b>`;
       key.append(label);
       key.setAttribute("aria-label", `Seat ${seat + 1}, button ${button}${label ? ": " + label : ""}`);
-      key.addEventListener("click", () => press({seat, button}, key));
+      key.addEventListener("click", (event) => {
+        if (event.detail > 0) key.blur();  // after a mouse click, Enter means the host's OK again
+        press({seat, button}, key);
+      });
       pad.querySelector(".keys").append(key);
     }
     pads.append(pad);
@@ -55,7 +58,10 @@ async function refresh(force) {
 }
 
 document.querySelectorAll("[data-host]").forEach((button) =>
-  button.addEventListener("click", () => press({host: button.dataset.host}, button)));
+  button.addEventListener("click", (event) => {
+    if (event.detail > 0) button.blur();
+    press({host: button.dataset.host}, button);
+  }));
 
 const shortcuts = {Escape: "menu", ArrowLeft: "prev", ArrowRight: "next", Enter: "ok", u: "undo", U: "undo"};
 document.addEventListener("keydown", (event) => {

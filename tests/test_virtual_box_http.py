@@ -1,0 +1,100 @@
+"""The HTTP contract of the virtual box: /api/table, /box/oled.png, /box/press."""
+import io
+import json
+import sqlite3
+
+import pytest
+from PIL import Image
+
+from web_companion import create_app
+
+
+@pytest.fixture
+def box(make_box):
+    made = make_box()
+    made.table.new_game("ponte", 4)
+    return made
+
+
+@pytest.fixture
+def client(box):
+    return create_app(box, mock=True).test_client()
+
+
+def journal_lines(tmp_path):
+    with sqlite3.connect(tmp_path / "data" / "journal.sqlite3") as db:
+        return [json.loads(b) for (b,) in db.execute("SELECT body FROM entries WHERE kind = 'line'")]
+
+
+def test_api_table_is_the_public_view_with_its_version(client, box):
+    shown = client.get("/api/table").get_json()
+    assert shown["version"] == box.table.version
+    del shown["version"]
+    from engine.replay import replay
+    assert shown == replay(box.table.export()).view("public")
+
+
+def test_oled_png_is_the_current_128_by_64_frame(client, box):
+    response = client.get("/box/oled.png")
+    assert response.mimetype == "image/png"
+    image = Image.open(io.BytesIO(response.data))
+    assert image.size == (128, 64)
+    assert image.convert("1").tobytes() == box.display.image.tobytes()
+
+
+def test_a_press_answers_after_the_action_is_journaled(client, tmp_path):
+    response = client.post("/box/press", json={"seat": 2, "button": 5})
+    assert response.status_code == 200
+    assert response.get_json()["status"] == "applied"
+    assert journal_lines(tmp_path) == [{"seat": 2, "pick": "vertigini"}]
+    assert client.get("/api/table").get_json()["locked"] == [2]
+
+
+def test_a_rejected_press_is_200_and_says_why(client, tmp_path):
+    client.post("/box/press", json={"seat": 0, "button": 7})
+    body = client.post("/box/press", json={"seat": 1, "button": 7}).get_json()
+    assert body["status"] == "rejected" and body["error"] == "R-2: seat 2 does not hold that card"
+    assert len(journal_lines(tmp_path)) == 1
+
+
+def test_a_host_press_drives_the_host_panel(client, box):
+    body = client.post("/box/press", json={"host": "menu"}).get_json()
+    assert body["status"] == "done"
+    assert box.display.screen.lines[0] == "Terminare la partita?"
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"seat": 4, "button": 1}, "unknown seat 4; this box has seats 0 to 3"),
+    ({"seat": 0, "button": 9}, "unknown button 9; a pad has buttons 1 to 8"),
+    ({"seat": 0, "button": "1"}, "unknown button '1'"),
+    ({"seat": True, "button": 1}, "unknown seat True"),
+    ({"host": "reset"}, "unknown host button 'reset'"),
+    ({"seat": 0}, "unexpected keys ['seat']"),
+    ([0, 1], "send a JSON object"),
+])
+def test_a_malformed_press_is_400_and_changes_nothing(client, box, payload, message):
+    version, frame = box.table.version, box.display.frame
+    response = client.post("/box/press", json=payload)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert (box.table.version, box.display.frame) == (version, frame)
+
+
+def test_a_press_that_is_not_json_is_400(client):
+    response = client.post("/box/press", data="seat=1", content_type="text/plain")
+    assert response.status_code == 400
+    assert "send a JSON object" in response.get_json()["error"]
+
+
+def test_the_virtual_box_is_404_when_not_in_mock_mode(box):
+    client = create_app(box, mock=False).test_client()
+    assert client.post("/box/press", json={"seat": 0, "button": 1}).status_code == 404
+    assert client.get("/box").status_code == 404
+    assert client.get("/api/table").status_code == 200
+
+
+def test_the_page_loads_nothing_from_outside_the_box(client):
+    page = client.get("/box").get_data(as_text=True)
+    assert "http://" not in page and "https://" not in page
+    for asset in ["/static/box.js", "/static/box.css"]:
+        assert client.get(asset).status_code == 200
