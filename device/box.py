@@ -12,9 +12,11 @@ from engine.table import Table
 from engine.texts import text
 
 from . import screens
+from .claims import Claims
 from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
 from .display import Display, open_device
 from .menu import HostMenu
+from .network import box_url
 from .pads import Pads
 from .presenter import Presenter
 
@@ -23,17 +25,19 @@ class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input, the presentation
     and the display share the table's lock."""
 
-    def __init__(self, table, pinmap, device, *, clock=time.monotonic, schedule=None, sleep=time.sleep,
-                 pin_factory=None):
+    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=None,
+                 sleep=time.sleep, pin_factory=None):
         self.table = table
         self.pinmap = pinmap
         self.lang = pinmap.language
         self.display = Display(device)
-        self.menu = HostMenu(table, len(pinmap.seats), self.lang)
+        self.url = url
+        self.menu = HostMenu(table, len(pinmap.seats), self.lang, url)
         self.presenter = Presenter(self.lang)
         self.sleep = sleep
         self.last_outcome = None
         self.notice = None  # a rejected press, shown in the title until the next input
+        self.claims = Claims(clock)
         pad_options = {"clock": clock, "pin_factory": pin_factory}
         if schedule:
             pad_options["schedule"] = schedule
@@ -45,19 +49,36 @@ class Box:
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
         with self.table.lock:
+            if self.claims.confirm(("seat", seat)):  # the press proves a phone sits here; no pick
+                self.last_outcome = {"seat": seat, "button": button, "status": "claimed"}
+                self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'phone_joined')}"
+                self.refresh()
+                return self.last_outcome
+            return self._seat_input(seat, lambda: self.table.press(seat, button), button=button)
+
+    def seat_pick(self, seat, card):
+        """A pick from the seat's phone: the same rules and rejections as its pad."""
+        return self._seat_input(seat, lambda: self.table.act({"seat": seat, "pick": card}))
+
+    def _seat_input(self, seat, act, **about):
+        with self.table.lock:
             mark = self.presenter.mark()
             try:
-                status = self.table.press(seat, button)
-                self.last_outcome = {"seat": seat, "button": button, "status": status}
+                self.last_outcome = {"seat": seat, **about, "status": act()}
                 self.presenter.dismiss(mark)  # a pick ends the reading of earlier results
                 self.notice = None
             except Rejected as e:
-                self.last_outcome = {"seat": seat, "button": button, "status": "rejected", "error": str(e)}
+                self.last_outcome = {"seat": seat, **about, "status": "rejected", "error": str(e)}
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
             self.refresh()
+            return self.last_outcome
 
     def host_pressed(self, name):
         with self.table.lock:
+            if name == "ok" and self.claims.confirm(("host",)):
+                self.last_outcome = {"host": name, "status": "claimed"}
+                self.refresh()
+                return
             if not self.menu.press(name):
                 if name == "ok":
                     self.presenter.ok()
@@ -77,7 +98,12 @@ class Box:
                 self.presenter.reset()
                 self._game = view.get("game")
             self.presenter.update(view)
-            screen = self.menu.screen() if self.menu.is_open else self.presenter.screen(view)
+            if self.menu.is_open:
+                screen = self.menu.screen()
+            elif view.get("game") is None:
+                screen = screens.no_game(self.lang, self.url)
+            else:
+                screen = self.presenter.screen(view)
             if self.notice:
                 screen = replace(screen, title=self.notice)
             self.display.show(screen)
@@ -143,14 +169,14 @@ def box_main(argv):
             parser.exit(2, f"arbitro: {e}\n")
     elif table.game:
         print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
-    box = Box(table, pinmap, open_device(pinmap, args.mock))
+    host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
+    url = box_url(host, args.port)
+    box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
 
     import waitress
 
     from web_companion import create_app
-    host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
-    where = f"http://{host}:{args.port}"
-    print(f"arbitro: serving on {where}" + (f" — the virtual box is at {where}/box" if args.mock else ""),
+    print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
           file=sys.stderr, flush=True)
     try:
         waitress.serve(create_app(box, mock=args.mock), host=host, port=args.port, threads=64,

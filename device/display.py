@@ -4,16 +4,21 @@ import io
 from luma.core.legacy import text as tiny_text
 from luma.core.legacy.font import TINY_FONT
 from luma.core.render import canvas
+import segno
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
 FONT = ImageFont.load_default_imagefont()  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
 SPACE = 6  # pixels per bridge space: 21 spaces across 126 pixels
+QR_SIZE = (25 + 4) * 2
 
 
 def draw_screen(draw, screen):
-    """Title in reverse video, then the body lines or the bridge."""
+    """Title in reverse video, then the body lines or the bridge; or a QR code with lines beside it."""
+    if screen.qr:
+        _draw_qr(draw, screen)
+        return
     draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
     draw.text((1, 0), screen.title, font=FONT, fill="black")
     if screen.bridge is not None:
@@ -35,6 +40,18 @@ def _draw_bridge(draw, positions):
         x = 1 + (space - 1) * SPACE
         for height, seat in enumerate(s for s, p in enumerate(positions) if p == space):
             tiny_text(draw, (x + 1, base - 8 - height * 7), str(seat + 1), fill="white", font=TINY_FONT)
+
+
+def _draw_qr(draw, screen):
+    """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square."""
+    qr = segno.make_qr(screen.qr, version=2)
+    for y, row in enumerate(qr.matrix_iter(scale=2, border=2)):
+        for x, dark in enumerate(row):
+            if not dark:
+                draw.point((x, y + 3), fill="white")
+    draw.text((QR_SIZE + 4, 0), screen.title, font=FONT, fill="white")
+    for row, line in enumerate(screen.lines[:4]):
+        draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), line, font=FONT, fill="white")
 
 
 def render(screen):

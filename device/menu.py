@@ -3,15 +3,19 @@ The whole box is usable without a phone."""
 from engine.rules import GAMES, Rejected
 from engine.texts import text
 
-from .screens import Screen, wrap
+from .screens import Screen, join, wrap
+
+INGAME = ("join", "end")
 
 
 class HostMenu:
-    def __init__(self, table, wired_seats, language):
+    def __init__(self, table, wired_seats, language, url=None):
         self.table = table
+        self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        self.mode = None  # None (closed), "game", "seats", an option name, "undo" or "end"
+        self.mode = None  # None (closed), "game", "seats", an option name, "undo", "ingame", "join" or "end"
+        self.ingame = 0  # the chosen entry of the in-game menu
         self.games = sorted(GAMES)
         self.game = self.games[0]
         self.seats = self._seat_range()[0]
@@ -39,11 +43,22 @@ class HostMenu:
             return True
         if self.mode is None:
             if name == "menu" or (name == "ok" and self.table.game is None):
-                self.mode = "end" if self.table.game and not self.table.view()["over"] else "game"
+                self.mode = "ingame" if self.table.game and not self.table.view()["over"] else "game"
                 return True
             return False
         if self.mode in ("undo", "end"):
             return self._confirm(name)
+        if self.mode == "join":
+            self.mode = None
+            return True
+        if self.mode == "ingame":
+            if name in ("prev", "next"):
+                self.ingame = 1 - self.ingame
+            elif name == "ok":
+                self.mode = INGAME[self.ingame]
+            else:
+                self.mode = None
+            return True
         steps = self._steps()
         at = steps.index(self.mode)
         if name == "menu":
@@ -93,6 +108,12 @@ class HostMenu:
 
     def screen(self):
         lang = self.lang
+        if self.mode == "join":
+            return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_back"))
+        if self.mode == "ingame":
+            entries = [text(lang, "menu_join"), text(lang, "menu_end")]
+            return Screen(text(lang, "menu"), tuple(f"{'>' if i == self.ingame else ' '}{entry}"
+                                                    for i, entry in enumerate(entries)) + (text(lang, "ok_choose"),))
         if self.mode in ("undo", "end"):
             question = text(lang, "undo_confirm" if self.mode == "undo" else "end_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))

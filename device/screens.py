@@ -14,6 +14,7 @@ class Screen:
     title: str
     lines: tuple = ()
     bridge: tuple | None = None  # meeple positions per seat, drawn as the bridge
+    qr: str | None = None  # text of a QR code drawn on the left, the lines beside it
 
 
 def wrap(line, indent="   "):
@@ -34,11 +35,23 @@ def seat(lang, n):
     return text(lang, "seat", n=n + 1)
 
 
+QR_COLUMNS = 11  # characters beside the QR code
+
+
 def no_game(lang, url=None):
-    lines = [text(lang, "press_menu")]
     if url:
-        lines += [text(lang, "url"), url]
-    return Screen(text(lang, "title"), tuple(lines))
+        return join(lang, url, text(lang, "ok_menu"))
+    return Screen(text(lang, "title"), (text(lang, "press_menu"),))
+
+
+def join(lang, url, hint=None):
+    """The QR code of the box's URL, and the URL to type."""
+    from .network import join_url
+    address = url.split("//", 1)[-1]
+    lines = [text(lang, "url")] + textwrap.wrap(address, QR_COLUMNS, break_on_hyphens=False)
+    if hint:
+        lines += textwrap.wrap(hint, QR_COLUMNS)
+    return Screen(text(lang, "title"), tuple(lines), qr=join_url(url))
 
 
 def live(view, lang):

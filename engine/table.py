@@ -56,6 +56,11 @@ class Table:
         return self._record.header["game"] if self._record else None
 
     @property
+    def game_id(self):
+        """The journal's number of the current game: phones' seat tokens are good for this game only."""
+        return self._game_id if self._record else None
+
+    @property
     def rules(self):
         return self._record.rules if self._record else None
 

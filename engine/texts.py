@@ -17,6 +17,8 @@ TEXTS = {
         "ok_yes": "OK: si  Menu: no", "undone": "Annullato", "nothing_to_undo": "Niente da annullare",
         "deal": "Speciali", "deal_table": "dal tavolo", "deal_box": "dalla scatola",
         "ponte": "Il ponte traballante", "rejected": "Non valido", "url": "Telefono:",
+        "phone_joined": "telefono ok", "menu": "Menu", "menu_join": "Telefoni (QR)",
+        "menu_end": "Termina partita", "ok_choose": "OK: scegli", "ok_back": "OK: torna", "ok_menu": "OK: menu",
     },
     "en": {
         "title": "Arbitro", "press_menu": "Menu: choose a game", "no_game": "No game",
@@ -31,6 +33,8 @@ TEXTS = {
         "ok_yes": "OK: yes  Menu: no", "undone": "Undone", "nothing_to_undo": "Nothing to undo",
         "deal": "Specials", "deal_table": "from the table", "deal_box": "from the box",
         "ponte": "Il ponte traballante", "rejected": "Not allowed", "url": "Phone:",
+        "phone_joined": "phone joined", "menu": "Menu", "menu_join": "Phones (QR)",
+        "menu_end": "End the game", "ok_choose": "OK: choose", "ok_back": "OK: back", "ok_menu": "OK: menu",
     },
 }
 

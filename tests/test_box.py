@@ -164,3 +164,33 @@ def test_menu_offers_only_the_seats_the_pin_map_wires(make_box):
         host(box, "next")
         seen.add(box.menu.seats)
     assert seen == {3, 4}
+
+
+def decode_qr(image):
+    import zxingcpp
+    found = zxingcpp.read_barcodes(image.convert("L"))
+    assert len(found) == 1
+    return found[0].text
+
+
+def test_the_idle_oled_shows_a_qr_code_of_the_box_url(make_box):
+    box = make_box(url="http://192.168.1.23:8000")
+    assert decode_qr(box.display.image) == "HTTP://192.168.1.23:8000/JOIN"
+    assert box.display.screen.lines[:3] == ("Telefono:", "192.168.1.2", "3:8000")
+
+
+def test_the_in_game_menu_shows_the_qr_code_and_ends_the_game(make_box):
+    box = make_box(url="http://10.0.0.7:8000")
+    box.table.new_game("ponte", 3)
+    host(box, "menu")
+    host(box, "ok")  # Telefoni (QR)
+    assert decode_qr(box.display.image) == "HTTP://10.0.0.7:8000/JOIN"
+    host(box, "ok")  # back to the game
+    assert box.display.screen.title == "Match 1: scelte"
+    host(box, "menu")
+    host(box, "next")
+    host(box, "ok")  # Termina partita
+    assert box.display.screen.lines[0] == "Terminare la partita?"
+    host(box, "ok")
+    assert box.table.game is None
+    assert box.display.screen.title == "Il ponte traballante"  # straight on to choosing the next game

@@ -60,7 +60,7 @@ def test_a_rejected_press_is_200_and_says_why(client, tmp_path):
 def test_a_host_press_drives_the_host_panel(client, box):
     body = client.post("/box/press", json={"host": "menu"}).get_json()
     assert body["status"] == "done"
-    assert box.display.screen.lines[0] == "Terminare la partita?"
+    assert box.display.screen.lines[:2] == (">Telefoni (QR)", " Termina partita")
 
 
 @pytest.mark.parametrize("payload, message", [
