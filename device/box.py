@@ -90,6 +90,22 @@ class Box:
             self.notice = None
             self.refresh()
 
+    def host_act(self, act):
+        """A host action from a phone: act(table) under the box's lock, then the OLED follows."""
+        with self.table.lock:
+            result = act(self.table)
+            self.menu.mode = None
+            self.refresh()
+            return result
+
+    def set_language(self, language):
+        with self.table.lock:
+            self.lang = self.menu.lang = self.presenter.lang = language
+            self.presenter.reset()  # results already read stay read, in the new language too
+            self.presenter.update(self.table.view("public"))
+            self.presenter.index = len(self.presenter.pages)
+            self.refresh()
+
     # -- output -------------------------------------------------------------------------------------
     def refresh(self):
         with self.table.lock:

@@ -2,14 +2,17 @@
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from . import api, virtual_box
+from . import api, host, pages, seat, virtual_box
+from .streams import Changes
 
 
 def create_app(box, *, mock=False):
     app = Flask(__name__)
-    app.config.update(BOX=box, MOCK=mock, JSON_SORT_KEYS=False)
+    app.config.update(BOX=box, MOCK=mock)
     app.json.sort_keys = False
-    app.register_blueprint(api.bp)
+    init_app(app, box)
+    for blueprint in (pages.bp, api.bp, seat.bp, host.bp):
+        app.register_blueprint(blueprint)
     if mock:
         app.register_blueprint(virtual_box.bp)
 
@@ -18,3 +21,8 @@ def create_app(box, *, mock=False):
         return jsonify(error=error.description), error.code
 
     return app
+
+
+def init_app(app, box):
+    """Services the blueprints share: the change feed every phone waits on."""
+    app.config["CHANGES"] = Changes(box.table)

@@ -1,0 +1,82 @@
+"""The host's phone: start, undo and end games, the game log, the OLED's language."""
+from flask import Blueprint, Response, jsonify
+
+from engine.rules import Rejected
+from engine.texts import LANGUAGES
+
+from .viewers import box, fail, is_host, json_body, require_host
+
+bp = Blueprint("host", __name__, url_prefix="/api/host")
+
+
+def done(**extra):
+    return jsonify(version=box().table.version, **extra)
+
+
+@bp.get("")
+def status():
+    return jsonify(host=is_host(), language=box().lang)
+
+
+@bp.post("/claim")
+def claim():
+    json_body()
+    return jsonify(claim=box().claims.request(("host",)), seconds=box().claims.window), 201
+
+
+@bp.post("/game")
+def new_game():
+    require_host()
+    body = json_body("game", "seats", "options")
+    wired = len(box().pinmap.seats)
+    if isinstance(body["seats"], int) and body["seats"] > wired:
+        fail(400, f"this box wires {wired} seats, not {body['seats']}")
+    try:
+        box().host_act(lambda table: table.new_game(body["game"], body["seats"], body["options"]))
+    except Rejected as e:
+        fail(400, str(e))
+    return done(), 201
+
+
+@bp.post("/undo")
+def undo():
+    require_host()
+    json_body()
+    try:
+        box().host_act(lambda table: table.undo())
+    except Rejected as e:
+        fail(409, str(e))
+    return done()
+
+
+@bp.post("/end")
+def end():
+    require_host()
+    json_body()
+    try:
+        box().host_act(lambda table: table.end_game())
+    except Rejected as e:
+        fail(409, str(e))
+    return done()
+
+
+@bp.get("/log")
+def log():
+    require_host()
+    try:
+        text = box().table.export()
+    except Rejected as e:
+        fail(409, str(e))
+    name = f"arbitro-{box().table.game}-{box().table.game_id}.jsonl"
+    return Response(text, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.post("/language")
+def language():
+    require_host()
+    body = json_body("language")
+    if body["language"] not in LANGUAGES:
+        fail(400, f"language must be one of {', '.join(LANGUAGES)}")
+    box().set_language(body["language"])
+    return done(language=body["language"])
