@@ -74,11 +74,11 @@ def make_box(tmp_path, clock, pin_factory):
 
     made = []
 
-    def make(seed=1, reveal_delay=0.0, data=tmp_path / "data", url=None):
+    def make(seed=1, reveal_delay=0.0, data=tmp_path / "data", url=None, pins=pin_factory):
         table = Table(Journal(data / "journal.sqlite3"), random=random.Random(seed), reveal_delay=reveal_delay,
                       schedule=clock.schedule)
         box = Box(table, load_pinmap(), dummy(width=128, height=64, mode="1"), url=url, clock=clock,
-                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pin_factory)
+                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pins)
         made.append(box)
         return box
 

@@ -1,11 +1,11 @@
 """The JSON API everyone may read: the public view (long-poll with ?since=), the live stream, the games."""
 import json
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.rules import GAMES
 
-from .viewers import box, fail, seat_of_request
+from .viewers import SEAT_COOKIE, box, fail, seat_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 LONG_POLL = 25.0  # seconds a ?since= request may wait for a change
@@ -22,19 +22,13 @@ def since_arg():
         fail(400, f"since must be a version number, not {raw!r}")
 
 
-def viewed(viewer):
-    shown = box().table.view(viewer)
+def viewed(the_box, wants_seat, token):
+    """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one."""
+    seat = seat_of(the_box, token) if wants_seat else None
+    viewer = "public" if seat is None else seat
+    shown = the_box.table.view(viewer)
     shown["viewer"] = viewer
     return shown
-
-
-def current_viewer():
-    """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one."""
-    if request.args.get("view") == "seat":
-        seat = seat_of_request()
-        if seat is not None:
-            return seat
-    return "public"
 
 
 @bp.get("/table")
@@ -42,27 +36,27 @@ def table():
     since = since_arg()
     if since is not None:
         current_app.config["CHANGES"].wait(since, LONG_POLL)
-    return jsonify(viewed(current_viewer()))
+    return jsonify(viewed(box(), request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)))
 
 
 @bp.get("/stream")
 def stream():
     """Server-Sent Events: each event is the full view for this viewer with its version."""
-    changes = current_app.config["CHANGES"]
+    the_box, changes = box(), current_app.config["CHANGES"]
+    wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
 
-    def events(viewer):
+    def events():
         version = None
         yield "retry: 2000\n\n"
         while True:
-            if version == box().table.version and not changes.wait(version, KEEP_ALIVE):
+            if version == the_box.table.version and not changes.wait(version, KEEP_ALIVE):
                 yield ": keep-alive\n\n"
                 continue
-            shown = viewed(viewer())
+            shown = viewed(the_box, wants_seat, token)  # the seat again each time: a token dies with its game
             version = shown["version"]
             yield f"id: {version}\nevent: view\ndata: {json.dumps(shown, ensure_ascii=False)}\n\n"
 
-    # The seat is looked up again for every event: a token dies with its game.
-    return Response(stream_with_context(events(current_viewer)), mimetype="text/event-stream",
+    return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

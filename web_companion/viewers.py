@@ -26,12 +26,16 @@ def json_body(*keys):
     return body
 
 
-def seat_of_request():
-    """The seat this phone holds in the current game, or None."""
-    claim = box().claims.holder(request.cookies.get(SEAT_COOKIE))
-    if claim and claim.target[0] == "seat" and claim.game == box().table.game_id is not None:
+def seat_of(the_box, token):
+    """The seat a token holds in the box's current game, or None."""
+    claim = the_box.claims.holder(token)
+    if claim and claim.target[0] == "seat" and claim.game == the_box.table.game_id is not None:
         return claim.target[1]
     return None
+
+
+def seat_of_request():
+    return seat_of(box(), request.cookies.get(SEAT_COOKIE))
 
 
 def require_seat(seat):

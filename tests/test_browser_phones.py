@@ -1,0 +1,91 @@
+"""Phones in a real browser (phone-sized): join by the QR's URL, claim a seat by a pad press, pick from the
+phone, watch another phone's table update live, undo as host. Screenshots in tests/screenshots/."""
+import io
+import json
+import urllib.request
+
+import pytest
+from PIL import Image
+
+from tests.browser import Server, browser, screenshot  # noqa: F401  (fixture)
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data", "--reveal-delay", "0.2")
+    yield running
+    running.stop()
+
+
+def press(server, body):
+    request = urllib.request.Request(server.url + "/box/press", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+
+def qr_url(server):
+    import zxingcpp
+    frame = Image.open(io.BytesIO(urllib.request.urlopen(server.url + "/box/oled.png").read()))
+    found = zxingcpp.read_barcodes(frame.convert("L"))
+    assert len(found) == 1
+    return found[0].text
+
+
+def test_phones_join_claim_pick_watch_and_undo(server, browser):
+    joined = qr_url(server)
+    assert joined == f"HTTP://127.0.0.1:{server.port}/JOIN"
+
+    alice = browser.new_context(locale="it-IT", **PHONE).new_page()
+    alice.goto(joined)  # the uppercase URL of the QR code works as it is
+    assert alice.url == server.url + "/"
+    alice.wait_for_selector("text=Nessuna partita in corso")
+
+    bob = browser.new_context(locale="en-GB", **PHONE).new_page()
+    bob.goto(server.url + "/")
+    bob.wait_for_selector("text=No game yet")
+
+    host = browser.new_context(locale="en-GB", **PHONE).new_page()
+    host.goto(server.url + "/host")
+    host.select_option("#seats", "4")
+    host.click("button[type=submit]:has-text('Start')")
+    bob.wait_for_selector("text=Il ponte traballante")  # no reload: the stream brought it
+    assert bob.locator(".seats li").count() == 4
+
+    alice.goto(server.url + "/seat")
+    alice.click("button.big:has-text('Giocatore 1')")
+    alice.wait_for_selector("text=Ora premi un tasto qualsiasi")
+    assert press(server, {"seat": 0, "button": 6})["status"] == "claimed"
+    alice.wait_for_selector("text=Sei il giocatore 1")
+    assert alice.locator(".card").count() == 8  # five normal cards and the three possible specials
+    screenshot(alice, "phone-seat-it")
+
+    alice.click(".card:has-text('Vertigini')")
+    alice.wait_for_selector(".card.chosen:has-text('Vertigini')")
+    bob.wait_for_selector(".seats li:first-child .tag.done")  # bob sees that player 1 has picked, not what
+    assert "Vertigini" not in bob.inner_text("main")
+    screenshot(bob, "phone-table-en-locked")
+
+    host.click("button:has-text('Undo the last action')")
+    host.click("button:has-text('Undo the last action? ✓')")
+    bob.wait_for_selector(".seats li:first-child .tag:not(.done)")
+    alice.wait_for_selector(".pick:has-text('nessuna, per ora')")
+    screenshot(host, "phone-host-en")
+
+    for seat, button in [(0, 1), (1, 2), (2, 4), (3, 5)]:
+        press(server, {"seat": seat, "button": button})
+    bob.wait_for_selector("text=Match 2 of 6")
+    bob.wait_for_selector("text=Player 2: 4 West")
+    screenshot(bob, "phone-table-en")
+    alice.goto(server.url + "/?lang=it")
+    alice.wait_for_selector("text=Giocatore 2: 4 Ovest")
+    screenshot(alice, "phone-table-it")
+    host.goto(server.url + "/host?lang=it")
+    host.wait_for_selector("text=Sei l'host.")
+    screenshot(host, "phone-host-it")
+    alice.goto(server.url + "/seat?lang=en")
+    alice.wait_for_selector("text=You are player 1")
+    screenshot(alice, "phone-seat-en")
+    alice.goto(server.url + "/rules/ponte")
+    alice.wait_for_selector("text=R-11")

@@ -1,0 +1,203 @@
+"""The phone companion's HTTP side: claims, seat views and picks, host controls, live updates, pages."""
+import json
+
+import pytest
+
+from web_companion import api, create_app
+
+
+@pytest.fixture
+def box(make_box):
+    made = make_box(url="http://192.168.1.23:8000")
+    made.table.new_game("ponte", 4)
+    return made
+
+
+@pytest.fixture
+def app(box):
+    return create_app(box, mock=False)
+
+
+def press(box, seat, button):
+    return box.click(box.pin_of(seat=seat, button=button))
+
+
+def claim_seat(client, box, seat):
+    claim = client.post(f"/api/seats/{seat}/claim", json={})
+    assert claim.status_code == 201
+    claim_id = claim.get_json()["claim"]
+    assert client.get(f"/api/claims/{claim_id}").get_json()["status"] == "pending"
+    assert press(box, seat, 3)["status"] == "claimed"
+    confirmed = client.get(f"/api/claims/{claim_id}")
+    assert confirmed.get_json() == {"status": "confirmed", "seat": seat, "host": False}
+    cookie = confirmed.headers["Set-Cookie"]
+    assert "arbitro_seat=" in cookie and "HttpOnly" in cookie
+    return claim_id
+
+
+def test_a_seat_is_claimed_by_a_press_on_its_pad_and_that_press_picks_nothing(app, box):
+    client = app.test_client()
+    claim_seat(client, box, 1)
+    assert box.table.view()["locked"] == []
+    shown = client.get("/api/table?view=seat").get_json()
+    assert shown["viewer"] == 1 and shown["hand"]["vertigini"] == 1 and shown["my_pick"] is None
+    assert client.get("/api/table").get_json()["viewer"] == "public"
+    assert box.display.screen.title == "G2: telefono ok"
+
+
+def test_a_claim_expires_after_30_seconds_and_the_press_then_picks(app, box, clock):
+    client = app.test_client()
+    claim_id = client.post("/api/seats/0/claim", json={}).get_json()["claim"]
+    clock.advance(30.5)
+    assert client.get(f"/api/claims/{claim_id}").get_json() == {"status": "expired"}
+    assert press(box, 0, 5)["status"] == "applied"
+    assert client.get("/api/claims/nonsense").status_code == 404
+
+
+def test_a_seat_picks_from_its_phone_with_the_same_rules_as_the_pad(app, box):
+    client = app.test_client()
+    claim_seat(client, box, 2)
+    answer = client.post("/api/seats/2/pick", json={"card": "vertigini"})
+    assert answer.status_code == 200 and answer.get_json()["status"] == "applied"
+    assert client.get("/api/table?view=seat").get_json()["my_pick"] == "vertigini"
+    assert client.get("/api/table").get_json()["locked"] == [2]
+    for seat, button in [(0, 1), (1, 2), (3, 4)]:
+        press(box, seat, button)
+    refused = client.post("/api/seats/2/pick", json={"card": "vertigini"})
+    assert refused.status_code == 409
+    assert refused.get_json() == {"error": "R-2: seat 3 does not hold that card"}
+
+
+def test_another_seats_actions_are_refused(app, box):
+    client = app.test_client()
+    claim_seat(client, box, 2)
+    answer = client.post("/api/seats/1/pick", json={"card": "vertigini"})
+    assert answer.status_code == 403
+    assert answer.get_json()["error"] == "this phone holds seat 3, not seat 2"
+    stranger = app.test_client()
+    answer = stranger.post("/api/seats/2/pick", json={"card": "vertigini"})
+    assert answer.status_code == 403 and "claim seat 3 first" in answer.get_json()["error"]
+    assert box.table.view()["locked"] == []
+
+
+def test_a_seat_token_is_good_for_one_game_only(app, box):
+    client = app.test_client()
+    claim_seat(client, box, 0)
+    box.table.new_game("ponte", 3)
+    assert client.get("/api/table?view=seat").get_json()["viewer"] == "public"
+    assert client.post("/api/seats/0/pick", json={"card": "vertigini"}).status_code == 403
+
+
+@pytest.mark.parametrize("url, payload, status, message", [
+    ("/api/seats/0/pick", {"card": 3}, 400, "card must be a card's id"),
+    ("/api/seats/0/pick", {"kard": "x"}, 400, "missing key 'card'"),
+    ("/api/seats/0/pick", {"card": "vertigini", "seat": 1}, 400, "unknown key 'seat'"),
+    ("/api/seats/0/pick", "vertigini", 400, "send a JSON object"),
+    ("/api/seats/0/pick", {"card": "jolly"}, 409, "unknown card 'jolly'"),
+    ("/api/seats/9/claim", {}, 404, "no seat 10 at this table of 4"),
+])
+def test_malformed_phone_requests_say_what_is_wrong_and_change_nothing(app, box, url, payload, status, message):
+    client = app.test_client()
+    claim_seat(client, box, 0)
+    version = box.table.version
+    answer = client.post(url, json=payload)
+    assert answer.status_code == status
+    assert message in answer.get_json()["error"]
+    assert box.table.version == version
+
+
+def test_host_actions_need_the_host_token_from_the_host_panel(app, box):
+    client = app.test_client()
+    assert client.get("/api/host").get_json() == {"host": False, "language": "it"}
+    denied = client.post("/api/host/undo", json={})
+    assert denied.status_code == 403 and "press OK on the box's host panel" in denied.get_json()["error"]
+    claim_id = client.post("/api/host/claim", json={}).get_json()["claim"]
+    box.click(box.pin_of(host="ok"))
+    assert not box.menu.is_open  # the OK proved the host; it did not open the menu
+    assert client.get(f"/api/claims/{claim_id}").get_json()["host"] is True
+    assert client.get("/api/host").get_json()["host"] is True
+    press(box, 0, 5)
+    assert client.post("/api/host/undo", json={}).status_code == 200
+    assert box.table.view()["locked"] == []
+    assert client.post("/api/host/undo", json={}).get_json() == {"error": "nothing to undo"}
+
+
+def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app, box):
+    client = create_app(box, mock=True).test_client()  # mock mode: host controls are open
+    assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "box"}}
+                       ).status_code == 201
+    assert box.table.view()["seats"] == 3
+    bad = client.post("/api/host/game", json={"game": "ponte", "seats": 6, "options": {}})
+    assert bad.status_code == 400 and bad.get_json()["error"] == "this box wires 4 seats, not 6"
+    bad = client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "x"}})
+    assert bad.status_code == 400 and "deal must be" in bad.get_json()["error"]
+    press(box, 0, 1)
+    log = client.get("/api/host/log")
+    assert log.mimetype == "application/x-ndjson" and "attachment" in log.headers["Content-Disposition"]
+    lines = [json.loads(line) for line in log.get_data(as_text=True).splitlines()]
+    assert lines[0]["options"] == {"deal": "box"} and lines[1]["chance"] == "deal"
+    assert client.post("/api/host/language", json={"language": "en"}).status_code == 200
+    assert box.display.screen.title == "Match 1: picks"
+    assert client.post("/api/host/language", json={"language": "de"}).status_code == 400
+    assert client.post("/api/host/end", json={}).status_code == 200
+    assert box.table.game is None
+    assert client.post("/api/host/end", json={}).get_json() == {"error": "no game is being played"}
+    assert client.get("/api/host/log").status_code == 409
+
+
+def test_since_returns_at_once_on_a_new_version_and_waits_otherwise(app, box, monkeypatch):
+    client = app.test_client()
+    version = box.table.version
+    assert client.get(f"/api/table?since={version - 1}").get_json()["version"] == version
+    monkeypatch.setattr(api, "LONG_POLL", 0.05)
+    assert client.get(f"/api/table?since={version}").get_json()["version"] == version
+    assert client.get("/api/table?since=abc").status_code == 400
+
+
+def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.05)
+    response = app.test_client().get("/api/stream", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    assert next(chunks).decode() == "retry: 2000\n\n"
+    first = next(chunks).decode()
+    assert first.startswith(f"id: {box.table.version}\nevent: view\ndata: ")
+    assert json.loads(first.split("data: ", 1)[1])["version"] == box.table.version
+    assert next(chunks).decode() == ": keep-alive\n\n"
+    press(box, 0, 5)
+    event = json.loads(next(chunks).decode().split("data: ", 1)[1])
+    assert event["locked"] == [0] and event["version"] == box.table.version
+    response.close()
+
+
+def test_pages_speak_the_browser_language_and_switch(app):
+    client = app.test_client()
+    page = client.get("/", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"})
+    assert '<html lang="it">' in page.get_data(as_text=True)
+    page = client.get("/seat?lang=en", headers={"Accept-Language": "it"})
+    assert '<html lang="en">' in page.get_data(as_text=True) and "lang=en" in page.headers["Set-Cookie"]
+    assert '<html lang="en">' in client.get("/host", headers={"Accept-Language": "it"}).get_data(as_text=True)
+
+
+def test_the_qr_code_path_is_accepted_in_capitals(app):
+    client = app.test_client()
+    for path in ["/JOIN", "/join"]:
+        answer = client.get(path)
+        assert answer.status_code == 302 and answer.headers["Location"] == "/"
+
+
+def test_the_rules_page_carries_the_rulings(app):
+    page = app.test_client().get("/rules/ponte").get_data(as_text=True)
+    assert "<strong>R-11</strong>" in page and "Il ponte traballante" in page
+    assert app.test_client().get("/rules/chess").status_code == 404
+
+
+def test_every_page_and_asset_is_served_by_the_box(app):
+    client = app.test_client()
+    for path in ["/", "/seat", "/host", "/rules/ponte"]:
+        body = client.get(path).get_data(as_text=True)
+        assert "http://" not in body and "https://" not in body and "//" not in body.replace("<!--", "")
+    for asset in ["/static/phone.js", "/static/phone.css"]:
+        answer = client.get(asset)
+        assert answer.status_code == 200
+        assert "http" not in answer.get_data(as_text=True).replace("https?", "")
