@@ -8,7 +8,7 @@ SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
 
 
 def moves(*cards):
-    return [ponte.resolution_moves(dict(enumerate(cards)))[s] for s in range(len(cards))]
+    return ponte.resolution_moves(cards)
 
 
 def test_setup_puts_every_meeple_on_11_with_six_cards():
@@ -57,7 +57,7 @@ def test_ordine_and_pesante_cancel_and_resolve_as_rule_1():
 
 
 def test_a_seat_with_no_card_this_match_takes_no_resolution_move():
-    assert ponte.resolution_moves({0: None, 1: SALTO, 2: VERTIGINI}) == {0: 0, 1: -3, 2: 3}
+    assert ponte.resolution_moves([None, SALTO, VERTIGINI]) == [0, -3, 3]
 
 
 def test_r2_a_card_no_longer_held_is_rejected_naming_no_card():

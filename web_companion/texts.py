@@ -19,7 +19,7 @@ PAGE = {
         "choose_seat": "Scegli il tuo posto", "claim_help": "Ora premi un tasto qualsiasi sulla pulsantiera del "
         "giocatore {n} entro {s} secondi: il tasto non gioca carte.", "claim_expired": "Tempo scaduto: riprova.",
         "your_hand": "La tua mano", "your_pick": "La tua scelta", "none_yet": "nessuna, per ora",
-        "special": "La tua carta speciale", "special_unknown": "dal mazzo sul tavolo", "pick": "Gioca",
+        "special": "La tua carta speciale", "special_unknown": "se è la tua speciale", "pick": "Gioca",
         "you_are": "Sei il giocatore {n}", "not_picking": "Aspetta: ora non devi scegliere.",
         "host_claim": "Per i comandi dell'host premi OK sul pannello host del box entro {s} secondi.",
         "become_host": "Diventa host", "new_game": "Nuova partita", "game": "Gioco", "players": "Giocatori",
@@ -46,7 +46,7 @@ PAGE = {
         "choose_seat": "Choose your seat", "claim_help": "Now press any button on player {n}'s pad within {s} "
         "seconds: that press plays no card.", "claim_expired": "Time is up: try again.",
         "your_hand": "Your hand", "your_pick": "Your pick", "none_yet": "none yet",
-        "special": "Your special card", "special_unknown": "from the deck on the table", "pick": "Play",
+        "special": "Your special card", "special_unknown": "if it is your special", "pick": "Play",
         "you_are": "You are player {n}", "not_picking": "Wait: you have nothing to pick now.",
         "host_claim": "For the host controls, press OK on the box's host panel within {s} seconds.",
         "become_host": "Become host", "new_game": "New game", "game": "Game", "players": "Players",

@@ -19,11 +19,11 @@ class Picks(NamedTuple):
 
     @property
     def waiting(self):
-        return tuple(s for s, c in zip(self.seats, self.chosen) if c is None)
+        return tuple([s for s, c in zip(self.seats, self.chosen) if c is None])
 
     @property
     def locked(self):
-        return tuple(s for s, c in zip(self.seats, self.chosen) if c is not None)
+        return tuple([s for s, c in zip(self.seats, self.chosen) if c is not None])
 
     def pick_of(self, seat):
         return self.chosen[self.seats.index(seat)]

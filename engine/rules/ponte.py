@@ -217,7 +217,7 @@ def _reveal(state):
         return _resolve(state)
     stuck = [s for s in spunto if not _held(state, s)]
     if stuck:  # no card to replace Spunto with: 3 East instead, and no card this match
-        state = _move(state, "spunto", {s: 3 for s in stuck})
+        state = _move(state, "spunto", [3 if s in stuck else 0 for s in range(state.seats)])
         if state.phase == OVER:
             return state
     swapping = [s for s in spunto if s not in stuck]
@@ -244,23 +244,20 @@ def _give_prudente(state):
 
 
 def played_cards(match):
-    """seat -> the card that counts this match (a Spunto replaced by its replacement, or None)."""
-    played = {}
-    for seat, card in enumerate(match.reveal):
-        if card == "spunto_interessante":
-            card = match.replacements[seat]
-        played[seat] = card
-    return played
+    """Per seat, the card that counts this match (a Spunto stands for its replacement), or None."""
+    return [match.replacements[seat] if card == "spunto_interessante" else card
+            for seat, card in enumerate(match.reveal)]
 
 
 def resolution_moves(played):
-    """Moves of the resolution step (seat -> spaces East, negative = West); R-4, R-5, R-6."""
-    cards = [(s, CARD_INDEX[c]) for s, c in played.items() if c is not None]
+    """Moves of the resolution step, per seat (spaces East; negative = West); R-4, R-5, R-6.
+    `played` holds each seat's card, or None."""
+    cards = [(s, CARD_INDEX[c]) for s, c in enumerate(played) if c is not None]
     numbered = [(s, c) for s, c in cards if c < SPUNTO]
     specials = {c for _, c in cards}
     ordine = [s for s, c in cards if c == ORDINE] if PESANTE not in specials else []
     pesante = PESANTE in specials and ORDINE not in specials  # (4) together they cancel: resolve as (1)
-    moves = dict.fromkeys(played, 0)
+    moves = [0] * len(played)
     top_green = top_red = []
     if numbered:
         best_green = max([GREEN[c] for _, c in numbered])
@@ -288,13 +285,18 @@ def _resolve(state):
 
 
 def _move(state, step, moves, **changes):
-    """One movement step: all moves computed first, applied together (R-6), clamped to the bridge
-    (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends."""
-    delta = tuple([moves.get(s, 0) for s in range(state.seats)])
+    """One movement step (`moves` per seat): all computed first, applied together (R-6), clamped to the
+    bridge (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends."""
+    delta = tuple(moves)
     positions = tuple([min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, delta)])
     if WEST_BANK in positions or EAST_BANK in positions:
         changes = {"phase": OVER, "picks": None}
     return _record(state, {"steps": state.history[-1].steps + ((step, delta),)}, positions=positions, **changes)
+
+
+def _wind(positions, bank, spaces):
+    """R-7: every seat tied closest to `bank` moves `spaces` (East positive)."""
+    return [spaces if p == bank else 0 for p in positions]
 
 
 def _apply_chance(state, kind, outcome):
@@ -319,12 +321,10 @@ def _event(state, card):
     if "vento_da_est" in discard and "vento_da_ovest" in discard:  # R-8: reshuffle at once
         deck, discard = EVENT_DECK, ()
     state = _record(state, {"event": card}, deck=tuple(deck), discard=discard)
-    if card == "vento_da_est":  # R-7: every seat tied closest to the East bank
-        far = max(state.positions)
-        state = _move(state, "event", {s: -3 for s, p in enumerate(state.positions) if p == far})
-    elif card == "vento_da_ovest":
-        near = min(state.positions)
-        state = _move(state, "event", {s: 3 for s, p in enumerate(state.positions) if p == near})
+    if card == "vento_da_est":  # the seat(s) closest to the East bank move West 3
+        state = _move(state, "event", _wind(state.positions, max(state.positions), -3))
+    elif card == "vento_da_ovest":  # the seat(s) closest to the West bank move East 3
+        state = _move(state, "event", _wind(state.positions, min(state.positions), 3))
     if state.phase == OVER:
         return state
     if len(state.history) == MATCHES:
