@@ -195,8 +195,9 @@ def box_main(argv):
     print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
           file=sys.stderr, flush=True)
     try:
-        waitress.serve(create_app(box, mock=args.mock), host=host, port=args.port, threads=64,
-                       channel_timeout=120, ident="arbitro")
+        # Each phone's live stream holds a thread: room for 50 phones and their requests.
+        waitress.serve(create_app(box, mock=args.mock), host=host, port=args.port, threads=100,
+                       connection_limit=250, channel_timeout=120, ident="arbitro")
     finally:
         box.close()
         table.close()
