@@ -10,17 +10,12 @@ import time
 
 from gpiozero import Button
 
-
-def _timer(delay, callback):
-    timer = threading.Timer(delay, callback)
-    timer.daemon = True
-    timer.start()
-    return timer.cancel
+from engine.timers import later
 
 
 class DebouncedButton:
     def __init__(self, pin, debounce, *, when_pressed=None, when_released=None, clock=time.monotonic,
-                 schedule=_timer, pin_factory=None):
+                 schedule=later, pin_factory=None):
         self.number = pin
         self.debounce = debounce
         self.when_pressed = when_pressed
@@ -76,7 +71,7 @@ class Pads:
     """Every seat's pad and the host panel of a pin map. on_seat(seat, button) gets 0-based seats and
     buttons 1–8; on_host(name) gets the host button's name."""
 
-    def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=_timer, pin_factory=None):
+    def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
         debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
         self.seats = [[DebouncedButton(pin, debounce, when_pressed=lambda s=seat, b=button: on_seat(s, b), **common)

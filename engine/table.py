@@ -12,17 +12,11 @@ from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
 from .rules import Rejected
 from .rules import picks as secret
-
-
-def _timer(delay, callback):
-    timer = threading.Timer(delay, callback)
-    timer.daemon = True
-    timer.start()
-    return timer.cancel
+from .timers import later
 
 
 class Table:
-    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=_timer):
+    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=later):
         """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
         tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
         which every seat may still change its pick."""

@@ -25,10 +25,9 @@ def since_arg():
 def viewed(the_box, wants_seat, token):
     """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one."""
     seat = seat_of(the_box, token) if wants_seat else None
-    viewer = "public" if seat is None else seat
-    shown = the_box.table.view(viewer)
-    shown["viewer"] = viewer
-    return shown
+    if seat is None:  # the same keys as `arbitro replay --json`, plus the version
+        return the_box.table.view("public")
+    return {**the_box.table.view(seat), "viewer": seat}
 
 
 @bp.get("/table")

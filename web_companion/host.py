@@ -38,26 +38,25 @@ def new_game():
     return done(), 201
 
 
-@bp.post("/undo")
-def undo():
+def command(act):
+    """A host command with an empty body: act(table), or 409 saying why not."""
     require_host()
     json_body()
     try:
-        box().host_act(lambda table: table.undo())
+        box().host_act(act)
     except Rejected as e:
         fail(409, str(e))
     return done()
+
+
+@bp.post("/undo")
+def undo():
+    return command(lambda table: table.undo())
 
 
 @bp.post("/end")
 def end():
-    require_host()
-    json_body()
-    try:
-        box().host_act(lambda table: table.end_game())
-    except Rejected as e:
-        fail(409, str(e))
-    return done()
+    return command(lambda table: table.end_game())
 
 
 @bp.get("/log")

@@ -1,0 +1,10 @@
+"""The real clock's way of running something later; tests inject their own."""
+import threading
+
+
+def later(delay, callback):
+    """Run callback after `delay` seconds on a daemon thread; returns a function that cancels it."""
+    timer = threading.Timer(delay, callback)
+    timer.daemon = True
+    timer.start()
+    return timer.cancel
