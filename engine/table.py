@@ -144,7 +144,9 @@ class Table:
                 self._pending = (action, self._pending[1])
                 self._changed()
                 return "held"
-            if self.reveal_delay > 0 and not self._pending and secret.completes_round(record.state, action):
+            if self._pending:  # check against the round with the held pick in it (R-1: its special is taken)
+                record.rules.apply(secret.hold(record.state, self._pending[0]), action)
+            elif self.reveal_delay > 0 and secret.completes_round(record.state, action):
                 record.check(action)
                 self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))
                 self._changed()
@@ -168,10 +170,6 @@ class Table:
                 action, _ = self._pending
                 self._pending = None
                 self._commit(action)
-
-    def reveal_now(self):
-        """Reveal a held round at once (the timer's job; also for tests and the host's OK)."""
-        self._reveal_held()
 
     def _drop_pending(self):
         if self._pending:

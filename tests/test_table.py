@@ -170,6 +170,19 @@ def test_reveal_delay_holds_the_last_pick_and_allows_changes(tmp_path, clock):
     table.close()
 
 
+def test_r1_during_the_reveal_delay_a_held_special_is_spoken_for(tmp_path, clock):
+    table = Table(Journal(tmp_path / "j.sqlite3"), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    table.press(0, 1)
+    table.press(1, 2)
+    assert table.press(2, 7) == "held"  # seat 3 locks in the one Ordine
+    with pytest.raises(Rejected, match="R-2: seat 1 does not hold that card"):
+        table.press(0, 7)
+    clock.advance(1.0)
+    assert table.view()["history"][0]["reveal"] == [SALTO, SCATTO, ORDINE]
+    table.close()
+
+
 def test_undo_during_the_reveal_delay_takes_back_the_held_pick(tmp_path, clock):
     table = Table(Journal(tmp_path / "j.sqlite3"), reveal_delay=1.0, schedule=clock.schedule)
     table.new_game("ponte", 3)
