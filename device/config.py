@@ -91,8 +91,6 @@ def _validate(path, data, lines):
     board = data.get("board", "cm")
     if board not in BOARDS:
         fail("", "board", f"board must be one of {', '.join(BOARDS)}, not {board!r}")
-    display, box = data.get("display", {}), data.get("box", {})
-
     def number(section, key, kind, low, high, default):
         value = data.get(section, {}).get(key, default)
         if not isinstance(value, kind) or isinstance(value, bool) or not low <= value <= high:

@@ -45,7 +45,7 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stdout.read())
+                    raise RuntimeError(self.process.stdout.read()) from None
                 time.sleep(0.1)
         raise RuntimeError("arbitro --mock did not start")
 
@@ -54,14 +54,9 @@ class Server:
         self.process.wait(timeout=10)
 
 
-@pytest.fixture
-def browser():
+def launch(playwright):
     require_chromium()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 def screenshot(page, name):

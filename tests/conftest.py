@@ -86,3 +86,15 @@ def make_box(tmp_path, clock, pin_factory):
     for box in made:
         box.close()
         box.table.close()
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium through Playwright (skipped where it is missing, except in CI)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import launch
+    with sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()

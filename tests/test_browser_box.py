@@ -4,7 +4,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import Server, browser, screenshot  # noqa: F401  (fixture)
+from tests.browser import Server, screenshot
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
     screenshot(page, "box-1-waiting")
     for seat, button in [(0, 1), (1, 2), (2, 4), (3, 5)]:  # Salto, Scatto, Prudente, Vertigini
         page.click(f'[data-seat="{seat}"][data-button="{button}"]')
-        page.wait_for_function(f"document.getElementById('status').textContent === ''")
+        page.wait_for_function("document.getElementById('status').textContent === ''")
     for _ in range(50):  # the reveal delay, then the reveal
         if table(server)["match"] == 2:
             break

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from PIL import Image
 
-from tests.browser import Server, browser, screenshot  # noqa: F401  (fixture)
+from tests.browser import Server, screenshot
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 

@@ -81,7 +81,10 @@ def test_a_pick_may_change_before_the_reveal():
 def test_r1_table_deal_allows_one_ordine_one_pesante_and_n_minus_2_spunto():
     state = picks(ponte.setup(4), ORDINE, SPUNTO, PRUDENTE, PRUDENTE)
     state = event(ponte.apply(state, {"seat": 1, "pick": SALTO}), "calma_piatta")
-    legal = lambda seat: [a["pick"] for a in ponte.legal_actions(state, seat)]
+
+    def legal(seat):
+        return [a["pick"] for a in ponte.legal_actions(state, seat)]
+
     assert ORDINE not in legal(1)  # the one Ordine has been revealed
     assert SPUNTO not in legal(0) and PESANTE not in legal(0)  # seat 0 has played its one special
     assert SPUNTO in legal(2) and PESANTE in legal(2)

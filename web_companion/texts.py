@@ -55,7 +55,8 @@ PAGE = {
         "download": "Download the game log", "box_language": "Display language",
         "deal": "Special cards", "deal_table": "dealt at the table", "deal_box": "dealt by the box",
         "rules_link": "Rules and rulings", "error": "Error", "green": "West {n}",
-        "red": "East {n}", "host_ok": "You are the host.", "seats_of": "{n} players", "back_to_table": "Back to the table",
+        "red": "East {n}", "host_ok": "You are the host.", "seats_of": "{n} players",
+        "back_to_table": "Back to the table",
     },
 }
 LANGUAGES = tuple(PAGE)

@@ -15,7 +15,6 @@ OPTION_CHOICES = {"deal": ("table", "box")}
 CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
          "spunto_interessante", "ordine_del_capo_spedizione", "passo_pesante")
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = range(8)
-NORMALS = range(5)
 GREEN = (3, 4, 0, 2, 1)
 RED = (1, 0, 4, 2, 3)
 CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
@@ -29,7 +28,6 @@ CARD_NAMES = {"salto_atletico": "Salto atletico", "scatto_repentino": "Scatto re
 PAD_LABELS = tuple(CARD_NAMES[c] for c in CARDS)
 
 EVENTS = ("calma_piatta", "vento_da_est", "vento_da_ovest")
-CALMA, EST, OVEST = range(3)
 EVENT_DECK = (4, 1, 1)
 EVENT_INDEX = {e: i for i, e in enumerate(EVENTS)}
 
