@@ -10,6 +10,7 @@ from engine.journal import Journal, JournalError
 from engine.rules import Rejected
 from engine.table import Table
 from engine.texts import text
+from engine.timers import later
 
 from . import screens
 from .claims import Claims
@@ -25,7 +26,7 @@ class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input, the presentation
     and the display share the table's lock."""
 
-    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=None,
+    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
                  sleep=time.sleep, pin_factory=None):
         self.table = table
         self.pinmap = pinmap
@@ -38,11 +39,9 @@ class Box:
         self.last_outcome = None
         self.notice = None  # a rejected press, shown in the title until the next input
         self.claims = Claims(clock)
-        pad_options = {"clock": clock, "pin_factory": pin_factory}
-        if schedule:
-            pad_options["schedule"] = schedule
-        self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, **pad_options)
-        self._game = table.game
+        self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
+                         pin_factory=pin_factory)
+        self._game_id = table.game_id
         table.subscribe(lambda version: self.refresh())
         self.refresh()
 
@@ -100,19 +99,17 @@ class Box:
 
     def set_language(self, language):
         with self.table.lock:
-            self.lang = self.menu.lang = self.presenter.lang = language
-            self.presenter.reset()  # results already read stay read, in the new language too
-            self.presenter.update(self.table.view("public"))
-            self.presenter.index = len(self.presenter.pages)
+            self.lang = self.menu.lang = language
+            self.presenter.switch_language(language, self.table.view("public"))
             self.refresh()
 
     # -- output -------------------------------------------------------------------------------------
     def refresh(self):
         with self.table.lock:
             view = self.table.view("public")
-            if view.get("game") != self._game or view.get("game") is None:
+            if self.table.game_id != self._game_id:  # a new game (or none): its results start afresh
                 self.presenter.reset()
-                self._game = view.get("game")
+                self._game_id = self.table.game_id
             self.presenter.update(view)
             if self.menu.is_open:
                 screen = self.menu.screen()

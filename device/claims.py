@@ -32,15 +32,18 @@ class Claims:
         return claim_id
 
     def confirm(self, target):
-        """A press on `target`: confirms every open claim on it. True when the press was used up so."""
+        """A press on `target`: confirms the newest open claim on it (one press, one phone). True when the
+        press was used up so."""
         now = self._clock()
         with self._lock:
             open_claims = [c for c in self._claims.values() if c.target == target and c.token is None
                            and c.deadline >= now]
-            for claim in open_claims:
-                claim.token = secrets.token_urlsafe(24)
-                self._tokens[claim.token] = claim
-            return bool(open_claims)
+            if not open_claims:
+                return False
+            claim = max(open_claims, key=lambda c: c.deadline)
+            claim.token = secrets.token_urlsafe(24)
+            self._tokens[claim.token] = claim
+            return True
 
     def status(self, claim_id):
         """('pending', seconds left) / ('confirmed', token) / ('expired', None) / (None, None) if unknown."""

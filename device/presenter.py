@@ -13,6 +13,13 @@ class Presenter:
     def reset(self):
         self.pages, self.index, self._shown = [], 0, {}
 
+    def switch_language(self, language, view):
+        """Speak `language` from now on; results already queued count as read."""
+        self.lang = language
+        self.reset()
+        self.update(view)
+        self.index = len(self.pages)
+
     def update(self, view):
         """Queue the result pages that `view` adds (a reveal, moves, an event, the end)."""
         if view.get("game") is None:

@@ -194,3 +194,13 @@ def test_the_in_game_menu_shows_the_qr_code_and_ends_the_game(make_box):
     host(box, "ok")
     assert box.table.game is None
     assert box.display.screen.title == "Il ponte traballante"  # straight on to choosing the next game
+
+
+def test_a_new_game_of_the_same_kind_starts_with_no_results_queued(make_box):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    for seat, card in enumerate(["salto_atletico", "scatto_repentino", "vertigini"]):
+        pick(box, seat, card)
+    assert box.display.screen.title == "Match 1: carte"
+    box.table.new_game("ponte", 3)
+    assert box.display.screen.title == "Match 1: scelte"

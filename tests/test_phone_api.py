@@ -201,3 +201,13 @@ def test_every_page_and_asset_is_served_by_the_box(app):
         answer = client.get(asset)
         assert answer.status_code == 200
         assert "http" not in answer.get_data(as_text=True).replace("https?", "")
+
+
+def test_one_press_confirms_one_phone_the_newest_claim(app, box, clock):
+    first, second = app.test_client(), app.test_client()
+    older = first.post("/api/seats/1/claim", json={}).get_json()["claim"]
+    clock.advance(1)
+    newer = second.post("/api/seats/1/claim", json={}).get_json()["claim"]
+    press(box, 1, 1)
+    assert second.get(f"/api/claims/{newer}").get_json()["status"] == "confirmed"
+    assert first.get(f"/api/claims/{older}").get_json()["status"] == "pending"
