@@ -1,10 +1,14 @@
 """The box: a table, its pads and host panel, the OLED, and (in mock mode) the virtual box on the web."""
 import argparse
+import logging
 import os
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+
+from gpiozero.exc import GPIOZeroError
+from luma.core.error import Error as LumaError
 
 from engine.journal import Journal, JournalError
 from engine.rules import Rejected
@@ -119,7 +123,10 @@ class Box:
                 screen = self.presenter.screen(view)
             if self.notice:
                 screen = replace(screen, title=self.notice)
-            self.display.show(screen)
+            try:
+                self.display.show(screen)
+            except (OSError, LumaError):  # a loose display cable must not stop the game
+                logging.getLogger(__name__).exception("the OLED did not take the frame")
 
     # -- the virtual box (mock mode) ------------------------------------------------------------------
     def pin_of(self, seat=None, button=None, host=None):
@@ -161,6 +168,7 @@ def box_main(argv):
     parser.add_argument("--seats", type=int, help="seats for --game")
     parser.add_argument("--reveal-delay", type=float, help="seconds picks may change after the last lock-in")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
     if (args.game is None) != (args.seats is None):
         parser.error("--game and --seats go together")
     try:
@@ -184,7 +192,12 @@ def box_main(argv):
         print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
-    box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
+    try:
+        box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
+    except (GPIOZeroError, LumaError, OSError) as e:
+        table.close()
+        parser.exit(2, f"arbitro: the box's hardware is not answering ({type(e).__name__}: {e}); "
+                       "on a computer without the box, run `arbitro --mock`\n")
 
     import waitress
 

@@ -5,6 +5,7 @@ applied line is journaled before the input is acknowledged; subscribers hear of 
 serialises every input, so button threads and web threads never race.
 """
 import json
+import logging
 import secrets
 import threading
 
@@ -13,6 +14,8 @@ from .record import UNDO, GameRecord, header
 from .rules import Rejected
 from .rules import picks as secret
 from .timers import later
+
+log = logging.getLogger(__name__)
 
 
 class Table:
@@ -96,7 +99,10 @@ class Table:
     def _changed(self, version=None):
         self.version = max(self.version + 1, version or 0)
         for callback in list(self._subscribers):
-            callback(self.version)
+            try:
+                callback(self.version)
+            except Exception:  # the change is journaled: a broken listener must not undo its acknowledgement
+                log.exception("a table subscriber failed")
 
     # -- inputs -----------------------------------------------------------------------------------------
     def new_game(self, game, seats, options=None):

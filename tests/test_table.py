@@ -234,3 +234,16 @@ def test_a_journal_row_that_breaks_a_rule_names_its_game_and_line(tmp_path):
         db.execute("UPDATE entries SET body = ? WHERE kind = 'line'", ('{"seat": 0, "pick": "jolly"}',))
     with pytest.raises(JournalError, match="game 1, line 2: unknown card 'jolly'"):
         Table(Journal(path))
+
+
+def test_a_failing_subscriber_does_not_undo_an_acknowledged_press(table, tmp_path, caplog):
+    table.new_game("ponte", 3)
+
+    def broken(version):
+        raise OSError("the display fell off")
+
+    table.subscribe(broken)
+    assert table.press(0, 1) == "applied"
+    assert table.view()["locked"] == [0]
+    assert journal_rows(tmp_path / "journal.sqlite3") == [{"seat": 0, "pick": SALTO}]
+    assert "a table subscriber failed" in caplog.text
