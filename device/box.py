@@ -93,6 +93,13 @@ class Box:
             self.notice = None
             self.refresh()
 
+    def new_game(self, game, seats, options=None):
+        """Start a game the pads can play: no more seats than the pin map wires."""
+        wired = len(self.pinmap.seats)
+        if isinstance(seats, int) and not isinstance(seats, bool) and seats > wired:
+            raise Rejected(f"this box wires {wired} seats, not {seats}")
+        self.host_act(lambda table: table.new_game(game, seats, options))
+
     def host_act(self, act):
         """A host action from a phone: act(table) under the box's lock, then the OLED follows."""
         with self.table.lock:
@@ -183,13 +190,6 @@ def box_main(argv):
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
     except JournalError as e:
         parser.exit(2, f"arbitro: {e}\n")
-    if args.game and (table.game is None or table.view()["over"]):
-        try:
-            table.new_game(args.game, args.seats)
-        except Rejected as e:
-            parser.exit(2, f"arbitro: {e}\n")
-    elif table.game:
-        print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
     try:
@@ -198,6 +198,15 @@ def box_main(argv):
         table.close()
         parser.exit(2, f"arbitro: the box's hardware is not answering ({type(e).__name__}: {e}); "
                        "on a computer without the box, run `arbitro --mock`\n")
+    if args.game and (table.game is None or table.view()["over"]):
+        try:
+            box.new_game(args.game, args.seats)
+        except Rejected as e:
+            box.close()
+            table.close()
+            parser.exit(2, f"arbitro: {e}\n")
+    elif table.game:
+        print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
 
     import waitress
 
