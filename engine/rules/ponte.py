@@ -1,4 +1,5 @@
 """Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-11)."""
+from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
@@ -67,6 +68,12 @@ def specials_deck(seats):
     return ("ordine_del_capo_spedizione", "passo_pesante") + ("spunto_interessante",) * (seats - 2)
 
 
+@lru_cache(maxsize=None)
+def _deals(seats):
+    """Every distinct way to deal the specials deck, one card a seat: all equally likely."""
+    return tuple(sorted(set(permutations(specials_deck(seats)))))
+
+
 def setup(seats, options=None):
     check_seats(seats, *SEATS)
     opts = check_options(options or {}, OPTIONS)
@@ -97,7 +104,7 @@ def current_actors(state):
 def chance_outcomes(state):
     """[(action, probability)] for the chance node the game is at; [] elsewhere."""
     if state.phase == DEAL:
-        deals = sorted(set(permutations(specials_deck(state.seats))))
+        deals = _deals(state.seats)
         return [({"chance": "deal", "outcome": list(d)}, 1 / len(deals)) for d in deals]
     if state.phase == EVENT:
         left = sum(state.deck)
