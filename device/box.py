@@ -45,7 +45,7 @@ class Box:
         self.claims = Claims(clock)
         self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
                          pin_factory=pin_factory)
-        self._game_id = table.game_id
+        self._game_id = None  # the game the presenter has caught up with
         table.subscribe(lambda version: self.refresh())
         self.refresh()
 
@@ -110,18 +110,19 @@ class Box:
 
     def set_language(self, language):
         with self.table.lock:
-            self.lang = self.menu.lang = language
-            self.presenter.switch_language(language, self.table.view("public"))
+            self.lang = self.menu.lang = self.presenter.lang = language
+            self.presenter.catch_up(self.table.view("public"))
             self.refresh()
 
     # -- output -------------------------------------------------------------------------------------
     def refresh(self):
         with self.table.lock:
             view = self.table.view("public")
-            if self.table.game_id != self._game_id:  # a new game (or none): its results start afresh
-                self.presenter.reset()
+            if self.table.game_id != self._game_id:  # a new or resumed game: nothing of it to read yet
+                self.presenter.catch_up(view)
                 self._game_id = self.table.game_id
-            self.presenter.update(view)
+            else:
+                self.presenter.update(view)
             if self.menu.is_open:
                 screen = self.menu.screen()
             elif view.get("game") is None:

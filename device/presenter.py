@@ -13,32 +13,33 @@ class Presenter:
     def reset(self):
         self.pages, self.index, self._shown = [], 0, {}
 
-    def switch_language(self, language, view):
-        """Speak `language` from now on; results already queued count as read."""
-        self.lang = language
+    def catch_up(self, view):
+        """Start afresh on `view` with every result so far counted as read (a resumed game, a new
+        language)."""
         self.reset()
-        self.update(view)
+        self.update(view, every_match=True)
         self.index = len(self.pages)
 
-    def update(self, view):
-        """Queue the result pages that `view` adds (a reveal, moves, an event, the end)."""
+    def update(self, view, every_match=False):
+        """Queue the result pages that `view` adds (a reveal, moves, an event, the end). Only the last two
+        matches can have changed since the last view (an undo reaches back one match at most)."""
         if view.get("game") is None:
             self.reset()
             return
         history = view["history"]
-        for match in history:
-            number, last = match["match"], match is history[-1]
+        for match in history if every_match else history[-2:]:
+            last = match is history[-1]
             pages = screens.match_pages(match, self.lang)
             if pages and (match["event"] or (view["over"] and last)):
                 pages.append(screens.bridge(view, self.lang))
             if view["over"] and last:
                 pages.append(screens.result(view, self.lang))
-            shown = self._shown.get(number, 0)
+            shown = self._shown.get(match["match"], 0)
             if len(pages) < shown:  # an undo took results back: unread pages are stale
                 del self.pages[self.index:]
                 shown = len(pages)
             self.pages.extend(pages[shown:])
-            self._shown[number] = len(pages)
+            self._shown[match["match"]] = len(pages)
         for number in [n for n in self._shown if n > len(history)]:
             del self._shown[number]
 

@@ -59,9 +59,9 @@ class GameRecord:
             raise Rejected("a chance outcome is due before any seat may act")
         return self.rules.apply(self.state, line)
 
-    def apply(self, line, new_state=None):
-        """Apply `line` (checked by `check`, or checked now)."""
-        new_state = self.check(line) if new_state is None else new_state
+    def apply(self, line):
+        """Check and apply `line`; raises Rejected and changes nothing when it breaks a rule."""
+        new_state = self.check(line)
         if line == UNDO:
             del self.states[self._undo_points.pop():]
         else:

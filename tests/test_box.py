@@ -204,3 +204,16 @@ def test_a_new_game_of_the_same_kind_starts_with_no_results_queued(make_box):
     assert box.display.screen.title == "Match 1: carte"
     box.table.new_game("ponte", 3)
     assert box.display.screen.title == "Match 1: scelte"
+
+
+def test_a_resumed_game_shows_the_table_not_old_results(make_box, pin_factory):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    for seat, card in enumerate(["salto_atletico", "scatto_repentino", "vertigini"]):
+        pick(box, seat, card)
+    assert box.display.screen.title == "Match 1: carte"
+    box.close()
+    box.table.close()
+    pin_factory.reset()
+    again = make_box()
+    assert again.display.screen == screens.live(again.table.view(), "it")
