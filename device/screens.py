@@ -5,7 +5,10 @@ from dataclasses import dataclass
 
 from engine.texts import card_name, text
 
+from .network import join_url
+
 COLUMNS = 21  # characters of the 6-pixel font across 128 pixels
+QR_COLUMNS = 11  # characters beside the QR code
 BODY_LINES = 4
 
 
@@ -23,9 +26,14 @@ def wrap(line, indent="   "):
 
 
 def paged(title, lines):
-    """Screens of at most BODY_LINES wrapped lines each; the title counts the pages."""
-    wrapped = [part for line in lines for part in wrap(line)]
-    pages = [wrapped[i:i + BODY_LINES] for i in range(0, len(wrapped), BODY_LINES)] or [[]]
+    """Screens of at most BODY_LINES wrapped lines each, a line never split across two; the title counts
+    the pages."""
+    pages = [[]]
+    for line in lines:
+        parts = wrap(line)
+        if pages[-1] and len(pages[-1]) + len(parts) > BODY_LINES:
+            pages.append([])
+        pages[-1].extend(parts)
     if len(pages) == 1:
         return [Screen(title, tuple(pages[0]))]
     return [Screen(f"{title} {n}/{len(pages)}", tuple(page)) for n, page in enumerate(pages, start=1)]
@@ -33,9 +41,6 @@ def paged(title, lines):
 
 def seat(lang, n):
     return text(lang, "seat", n=n + 1)
-
-
-QR_COLUMNS = 11  # characters beside the QR code
 
 
 def no_game(lang, url=None):
@@ -46,7 +51,6 @@ def no_game(lang, url=None):
 
 def join(lang, url, hint=None):
     """The QR code of the box's URL, and the URL to type."""
-    from .network import join_url
     address = url.split("//", 1)[-1]
     lines = [text(lang, "url")] + textwrap.wrap(address, QR_COLUMNS, break_on_hyphens=False)
     if hint:

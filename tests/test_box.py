@@ -217,3 +217,12 @@ def test_a_resumed_game_shows_the_table_not_old_results(make_box, pin_factory):
     pin_factory.reset()
     again = make_box()
     assert again.display.screen == screens.live(again.table.view(), "it")
+
+
+def test_a_card_name_is_never_split_across_two_pages():
+    pages = screens.paged("Match 1: carte", ["G1 Salto atletico", "G2 Spunto interessante",
+                                             "G3 Ordine del capo spedizione", "G4 Vertigini"])
+    assert [p.lines for p in pages] == [
+        ("G1 Salto atletico", "G2 Spunto", "   interessante"),
+        ("G3 Ordine del capo", "   spedizione", "G4 Vertigini")]
+    assert [p.title for p in pages] == ["Match 1: carte 1/2", "Match 1: carte 2/2"]
