@@ -185,7 +185,7 @@ function tableTab() {
   });
 }
 
-async function waitForClaim(claim, seconds, helpText) {
+async function waitForClaim(claim, helpText) {
   const help = el("p", {class: "panel claim"}, helpText);
   main.replaceChildren(help);
   for (;;) {
@@ -210,7 +210,7 @@ function seatTab() {
       Array.from({length: view.seats}, (_, seat) => el("button", {class: "big", onclick: async () => {
         try {
           const claim = await post(`/api/seats/${seat}/claim`);
-          waitForClaim(claim.claim, claim.seconds, t("claim_help", {n: seat + 1, s: claim.seconds}));
+          waitForClaim(claim.claim, t("claim_help", {n: seat + 1, s: claim.seconds}));
         } catch (e) { showError(e.message); }
       }}, meeple(seat), seatName(seat)))));
   });
@@ -220,8 +220,10 @@ async function hostTab() {
   const status = await (await fetch("/api/host", {cache: "no-store"})).json();
   if (!status.host) {
     return main.replaceChildren(el("button", {class: "big", onclick: async () => {
-      const claim = await post("/api/host/claim");
-      waitForClaim(claim.claim, claim.seconds, t("host_claim", {s: claim.seconds}));
+      try {
+        const claim = await post("/api/host/claim");
+        waitForClaim(claim.claim, t("host_claim", {s: claim.seconds}));
+      } catch (e) { showError(e.message); }
     }}, t("become_host")));
   }
   const games = await (await fetch("/api/games")).json();
