@@ -6,6 +6,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.texts import LANGUAGES
+
 DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
 BUTTONS_PER_PAD = 8
 HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
@@ -13,7 +15,6 @@ HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
 BOARDS = {"cm": range(0, 46), "pi": range(0, 28)}
 I2C_PINS = {0: "I2C0 (ID EEPROM)", 1: "I2C0 (ID EEPROM)", 2: "I2C1 SDA (the display)", 3: "I2C1 SCL (the display)"}
 DRIVERS = ("ssd1306", "sh1106")
-LANGUAGES = ("it", "en")
 SCHEMA = {
     "": {"board"},
     "display": {"driver", "i2c_bus", "i2c_address"},

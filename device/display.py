@@ -1,10 +1,10 @@
 """Drawing screens on a 128×64 1-bit canvas, and the luma devices that show them."""
 import io
 
+import segno
 from luma.core.legacy import text as tiny_text
 from luma.core.legacy.font import TINY_FONT
 from luma.core.render import canvas
-import segno
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64

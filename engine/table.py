@@ -57,10 +57,6 @@ class Table:
         """The journal's number of the current game: phones' seat tokens are good for this game only."""
         return self._game_id if self._record else None
 
-    @property
-    def rules(self):
-        return self._record.rules if self._record else None
-
     def view(self, viewer="public"):
         with self._lock:
             if self._record is None:

@@ -6,8 +6,9 @@ from pathlib import Path
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
 from engine.rules import GAMES
+from engine.texts import LANGUAGES
 
-from .texts import LANGUAGES, page_texts
+from .texts import page_texts
 from .viewers import fail
 
 bp = Blueprint("pages", __name__)

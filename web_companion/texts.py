@@ -59,7 +59,6 @@ PAGE = {
         "back_to_table": "Back to the table",
     },
 }
-LANGUAGES = tuple(PAGE)
 
 
 def page_texts(language):

@@ -77,7 +77,7 @@ def _deals(seats):
 def setup(seats, options=None):
     check_seats(seats, *SEATS)
     opts = check_options(options or {}, OPTIONS)
-    if opts["deal"] not in ("table", "box"):
+    if opts["deal"] not in OPTION_CHOICES["deal"]:
         raise Rejected(f"deal must be 'table' or 'box', not {opts['deal']!r}")
     normals = (1, 1, 1, 1, 1, 0, 0, 0)
     table = opts["deal"] == "table"
@@ -117,11 +117,7 @@ def legal_actions(state, actor):
         return [a for a, _ in chance_outcomes(state)]
     if state.picks is None or actor not in state.picks.seats:
         return []
-    hand = state.hands[actor]
-    held = [{"seat": actor, "pick": CARDS[c]} for c in range(8) if hand[c]]
-    if state.specials[actor] == UNKNOWN:
-        held += [{"seat": actor, "pick": CARDS[c]} for c in _free_specials(state, actor)]
-    return held
+    return [{"seat": actor, "pick": CARDS[c]} for c in _pickable(state, actor)]
 
 
 def pad_action(state, seat, button):
@@ -131,10 +127,12 @@ def pad_action(state, seat, button):
     return {"seat": seat, "pick": CARDS[button - 1]}
 
 
-def _may_pick(state, seat, card):
-    if state.hands[seat][card]:
-        return True
-    return card >= SPUNTO and state.specials[seat] == UNKNOWN and card in _free_specials(state, seat)
+def _pickable(state, seat):
+    """The cards (indices) `seat` may pick now: those in its hand and, holding an unknown special
+    (table deal), the specials still free."""
+    hand = state.hands[seat]
+    held = [c for c in range(8) if hand[c]]
+    return held + _free_specials(state, seat) if state.specials[seat] == UNKNOWN else held
 
 
 def _free_specials(state, seat):
@@ -179,7 +177,7 @@ def _apply_pick(state, seat, card):
         raise Rejected(f"unknown card {card!r}")
     if state.picks is None or seat not in state.picks.seats:
         raise Rejected(f"seat {seat + 1} has no pick to make now")
-    if not _may_pick(state, seat, CARD_INDEX[card]):
+    if CARD_INDEX[card] not in _pickable(state, seat):
         # R-2 / R-3: the message names no card, so onlookers learn nothing.
         ruling = "R-3" if state.phase == SPUNTO_PICK else "R-2"
         raise Rejected(f"{ruling}: seat {seat + 1} does not hold that card")
