@@ -1,34 +1,30 @@
-"""The box: a table, its pads and host panel, the OLED, and (in mock mode) the virtual box on the web."""
-import argparse
+"""The box: a table, its pads and host panel, the host menu and the OLED."""
 import logging
-import os
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 
-from engine.journal import Journal, JournalError
-from engine.rules import Rejected
-from engine.table import Table
-from engine.texts import text
+from engine.rules import GAMES, Rejected
 from engine.timers import later
 
 from . import screens
 from .claims import Claims
-from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
-from .display import Display, open_device
+from .config import HOST_BUTTONS
+from .cursor import Cursor
+from .display import Display, png
 from .menu import HostMenu
-from .network import box_url
 from .pads import Pads
 from .presenter import Presenter
+from .texts import text
 
 
 class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input, the presentation
-    and the display share the table's lock."""
+    and the display share the table's lock. The web app is handed this box: the table, the press and act
+    functions, the OLED frame and the claims; it never imports the device."""
+
+    host_buttons = HOST_BUTTONS
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
                  sleep=time.sleep, pin_factory=None):
@@ -37,17 +33,23 @@ class Box:
         self.lang = pinmap.language
         self.display = Display(device)
         self.url = url
-        self.menu = HostMenu(table, len(pinmap.seats), self.lang, url)
+        self.menu = HostMenu(table, self.wired_seats, self.lang, url)
         self.presenter = Presenter(self.lang)
         self.sleep = sleep
         self.last_outcome = None
         self.notice = None  # a rejected press, shown in the title until the next input
+        self.overlay = None  # a seat's cursor screen, shown until the next input
+        self.cursors = {}  # seat -> Cursor
         self.claims = Claims(clock)
         self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
                          pin_factory=pin_factory)
         self._game_id = None  # the game the presenter has caught up with
         table.subscribe(lambda version: self.refresh())
         self.refresh()
+
+    @property
+    def wired_seats(self):
+        return len(self.pinmap.seats)
 
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
@@ -57,18 +59,38 @@ class Box:
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'phone_joined')}"
                 self.refresh()
                 return self.last_outcome
-            return self._seat_input(seat, lambda: self.table.press(seat, button), button=button)
+            return self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
 
-    def seat_pick(self, seat, card):
-        """A pick from the seat's phone: the same rules and rejections as its pad."""
-        return self._seat_input(seat, lambda: self.table.act({"seat": seat, "pick": card}))
+    def _pad_press(self, seat, button):
+        if not seat < self.table.seats:
+            raise Rejected(f"player {seat + 1} is not at this table of {self.table.seats}")
+        cursor = self.cursors.setdefault(seat, Cursor())
+        prompt = self.table.prompt(seat)
+        action = cursor.press(prompt, seat, button)
+        if action is None:  # the cursor moved: show where it stands (an open choice, seen by all)
+            return "moved"
+        return self.table.act(action)
+
+    def seat_act(self, seat, action):
+        """An action from the seat's phone (or from the host for a seat with neither pad nor phone): the same
+        rules and rejections as its pad."""
+        def act():
+            if not isinstance(action, dict) or action.get("seat") != seat:
+                raise Rejected(f"not an action of player {seat + 1}: its \"seat\" must be {seat} (counted from 0)")
+            return self.table.act(action)
+        return self._seat_input(seat, act)
 
     def _seat_input(self, seat, act, **about):
         with self.table.lock:
             mark = self.presenter.mark()
+            self.overlay = None
             try:
                 self.last_outcome = {"seat": seat, **about, "status": act()}
-                self.presenter.dismiss(mark)  # a pick ends the reading of earlier results
+                if self.last_outcome["status"] == "moved":
+                    cursor = self.cursors[seat]
+                    self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label())
+                else:
+                    self.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 self.notice = None
             except Rejected as e:
                 self.last_outcome = {"seat": seat, **about, "status": "rejected", "error": str(e)}
@@ -76,28 +98,28 @@ class Box:
             self.refresh()
             return self.last_outcome
 
+    def has_phone(self, seat):
+        return self.claims.holds(("seat", seat), self.table.game_id)
+
     def host_pressed(self, name):
         with self.table.lock:
-            if name == "ok" and self.claims.confirm(("host",)):
+            unwired = [("seat", s) for s in range(self.wired_seats, self.table.seats)]
+            if name == "ok" and self.claims.confirm(("host",), *unwired):
                 self.last_outcome = {"host": name, "status": "claimed"}
                 self.refresh()
                 return
+            self.overlay = None
             if not self.menu.press(name):
-                if name == "ok":
+                if name in ("ok", "next"):
                     self.presenter.ok()
                 elif name == "prev":
                     self.presenter.back()
-                elif name == "next":
-                    self.presenter.ok()
             self.last_outcome = {"host": name, "status": "done", "message": self.menu.message}
             self.notice = None
             self.refresh()
 
     def new_game(self, game, seats, options=None):
-        """Start a game the pads can play: no more seats than the pin map wires."""
-        wired = len(self.pinmap.seats)
-        if isinstance(seats, int) and not isinstance(seats, bool) and seats > wired:
-            raise Rejected(f"this box wires {wired} seats, not {seats}")
+        """Start a game: seats beyond the pads the pin map wires play from phones (or through the host)."""
         self.host_act(lambda table: table.new_game(game, seats, options))
 
     def host_act(self, act):
@@ -105,6 +127,7 @@ class Box:
         with self.table.lock:
             result = act(self.table)
             self.menu.mode = None
+            self.cursors.clear()
             self.refresh()
             return result
 
@@ -121,6 +144,7 @@ class Box:
             if self.table.game_id != self._game_id:  # a new or resumed game: nothing of it to read yet
                 self.presenter.catch_up(view)
                 self._game_id = self.table.game_id
+                self.cursors.clear()
             else:
                 self.presenter.update(view)
             if self.menu.is_open:
@@ -128,7 +152,7 @@ class Box:
             elif view.get("game") is None:
                 screen = screens.no_game(self.lang, self.url)
             else:
-                screen = self.presenter.screen(view)
+                screen = self.overlay or self.presenter.screen(view)
             if self.notice:
                 screen = replace(screen, title=self.notice)
             try:
@@ -136,10 +160,29 @@ class Box:
             except (OSError, LumaError):  # a loose display cable must not stop the game
                 logging.getLogger(__name__).exception("the OLED did not take the frame")
 
+    def oled_png(self):
+        with self.table.lock:
+            return png(self.display.image)
+
     # -- the virtual box (mock mode) ------------------------------------------------------------------
+    def pad_labels(self, seat):
+        """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys)."""
+        with self.table.lock:
+            prompt = self.table.prompt(seat) if seat < self.table.seats else None
+            if prompt is not None and prompt.pad is None:
+                return CURSOR_LABELS
+            if prompt is not None:
+                return [choice.label if choice else "" for choice in prompt.pad]
+            game = self.table.game
+            return list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
+
     def pin_of(self, seat=None, button=None, host=None):
         """The pin of a seat's button (1–8) or of a host button, by name."""
         return (self.pads.host[host] if host is not None else self.pads.seats[seat][button - 1]).pin
+
+    def press(self, seat=None, button=None, host=None):
+        """Press a button of the virtual box (mock mode)."""
+        return self.click(self.pin_of(seat, button, host))
 
     def click(self, pin):
         """Press and release a mock pin as a finger would: held past the debounce window. Returns what the
@@ -158,67 +201,4 @@ class Box:
         self.pads.close()
 
 
-MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
-
-
-def box_main(argv):
-    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. "
-                                     "`arbitro replay LOG` replays a game log instead.")
-    parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
-                        "the virtual box at /box")
-    parser.add_argument("--host", default=None, help="address to serve on (default: 127.0.0.1 with --mock, "
-                        "else 0.0.0.0)")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
-                        help="where the journal lives (default: ./data)")
-    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
-    parser.add_argument("--game", help="start this game unless one is unfinished")
-    parser.add_argument("--seats", type=int, help="seats for --game")
-    parser.add_argument("--reveal-delay", type=float, help="seconds picks may change after the last lock-in")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
-    if (args.game is None) != (args.seats is None):
-        parser.error("--game and --seats go together")
-    try:
-        pinmap = load_pinmap(args.pinmap)
-    except ConfigError as e:
-        parser.exit(2, f"arbitro: {e}\n")
-    if args.mock:
-        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
-        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
-    try:
-        table = Table(Journal(args.data / "journal.sqlite3"),
-                      reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
-    except JournalError as e:
-        parser.exit(2, f"arbitro: {e}\n")
-    host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
-    url = box_url(host, args.port)
-    try:
-        box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
-    except (GPIOZeroError, LumaError, OSError) as e:
-        table.close()
-        parser.exit(2, f"arbitro: the box's hardware is not answering ({type(e).__name__}: {e}); "
-                       "on a computer without the box, run `arbitro --mock`\n")
-    if args.game and (table.game is None or table.view()["over"]):
-        try:
-            box.new_game(args.game, args.seats)
-        except Rejected as e:
-            box.close()
-            table.close()
-            parser.exit(2, f"arbitro: {e}\n")
-    elif table.game:
-        print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
-
-    import waitress
-
-    from web_companion import create_app
-    print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
-          file=sys.stderr, flush=True)
-    try:
-        # Each phone's live stream holds a thread: room for 50 phones and their requests.
-        waitress.serve(create_app(box, mock=args.mock), host=host, port=args.port, threads=100,
-                       connection_limit=250, channel_timeout=120, ident="arbitro")
-    finally:
-        box.close()
-        table.close()
-    return 0
+CURSOR_LABELS = ["<", ">", "", "", "", "", "back", "OK"]

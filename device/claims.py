@@ -1,5 +1,6 @@
 """Proof of sitting there: a phone asks for a seat (or the host role) and gets it once someone presses a
-button of that seat's pad (or the host panel's OK) within the window. The press that proves it is used up."""
+button of that seat's pad (or the host panel's OK: for the host role, and for a seat no pad wires) within the
+window. The press that proves it is used up."""
 import secrets
 import threading
 import time
@@ -31,12 +32,12 @@ class Claims:
             self._claims[claim_id] = Claim(target, game, self._clock() + self.window)
         return claim_id
 
-    def confirm(self, target):
-        """A press on `target`: confirms the newest open claim on it (one press, one phone). True when the
-        press was used up so."""
+    def confirm(self, *targets):
+        """A press on one of `targets`: confirms the newest open claim on them (one press, one phone). True
+        when the press was used up so."""
         now = self._clock()
         with self._lock:
-            open_claims = [c for c in self._claims.values() if c.target == target and c.token is None
+            open_claims = [c for c in self._claims.values() if c.target in targets and c.token is None
                            and c.deadline >= now]
             if not open_claims:
                 return False
@@ -55,6 +56,11 @@ class Claims:
                 return "confirmed", claim.token
             left = claim.deadline - self._clock()
             return ("pending", left) if left >= 0 else ("expired", None)
+
+    def holds(self, target, game):
+        """True when a phone holds `target` in `game`."""
+        with self._lock:
+            return any(c.target == target and c.game == game for c in self._tokens.values())
 
     def holder(self, token):
         """The Claim a token proves, or None."""

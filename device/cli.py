@@ -1,10 +1,15 @@
-"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro [--mock]` runs the box."""
+"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro [--mock]` runs the box. This is
+the composition root: it builds the table, the box and the web app, and hands the app what it needs."""
 import argparse
 import json
+import logging
+import os
 import sys
 from pathlib import Path
 
 from engine.replay import LogError, replay
+
+from .games import presentation
 
 
 def replay_main(argv):
@@ -32,24 +37,129 @@ def replay_main(argv):
 
 
 def summary(shown):
-    """A few lines for a person reading a replay in a terminal."""
-    seats = ", ".join(f"seat {s + 1}: {p}" for s, p in enumerate(shown.get("positions", [])))
-    lines = [f"{shown['game']}: match {shown.get('match')}, {'over' if shown['over'] else 'in play'}",
-             f"positions: {seats}"]
+    """A few lines for a person reading a replay in a terminal: the game's own, then the result."""
+    lines = [f"{shown['game']}: {'over' if shown['over'] else 'in play'}"]
+    lines += presentation(shown["game"]).summary(shown)
     result = shown["result"]
     if result and result["draw"]:
         lines.append("result: a draw")
     elif result:
-        lines.append("winners: " + ", ".join(f"seat {s + 1}" for s in result["winners"]))
-        lines.append("losers: " + ", ".join(f"seat {s + 1}" for s in result["losers"]))
+        lines.append("winners: " + ", ".join(f"player {s + 1}" for s in result["winners"]))
+        if result["losers"]:
+            lines.append("losers: " + ", ".join(f"player {s + 1}" for s in result["losers"]))
     return "\n".join(lines)
+
+
+MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
+
+
+def bounded(kind, low, high):
+    """An argparse type: a number of `kind` from `low` to `high`."""
+    def parse(raw):
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {raw!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {raw}")
+        return value
+    return parse
+
+
+def box_main(argv):
+    from .config import DEFAULT_PINMAP
+    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. "
+                                     "`arbitro replay LOG` replays a game log instead.")
+    parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
+                        "the virtual box at /box")
+    parser.add_argument("--host", default=None, help="address to serve on (default: 127.0.0.1 with --mock, "
+                        "else 0.0.0.0)")
+    parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000)
+    parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
+                        help="where the journal lives (default: ./data)")
+    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    parser.add_argument("--game", help="start this game unless one is unfinished")
+    parser.add_argument("--seats", type=int, help="players for --game")
+    parser.add_argument("--reveal-delay", type=bounded(float, 0, 10),
+                        help="seconds picks may change after the last lock-in (0 to 10)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
+    if (args.game is None) != (args.seats is None):
+        parser.error("--game and --seats go together")
+    if args.mock:  # before gpiozero is imported
+        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+    try:
+        return serve(args)
+    except StartError as e:
+        parser.exit(2, f"arbitro: {e}\n")
+
+
+class StartError(Exception):
+    """The box cannot start; one line says why."""
+
+
+def serve(args):
+    import waitress
+    from gpiozero.exc import GPIOZeroError
+    from luma.core.error import Error as LumaError
+
+    from engine.journal import Journal, JournalError
+    from engine.rules import Rejected
+    from engine.table import Table
+    from web_companion import create_app
+
+    from .box import Box
+    from .config import ConfigError, load_pinmap
+    from .display import open_device
+    from .network import box_url
+
+    try:
+        pinmap = load_pinmap(args.pinmap)
+    except ConfigError as e:
+        raise StartError(e) from None
+    if args.mock:
+        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
+    try:
+        table = Table(Journal(args.data / "journal.sqlite3"),
+                      reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
+    except JournalError as e:
+        raise StartError(e) from None
+    host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
+    url = box_url(host, args.port)
+    try:
+        box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
+    except (GPIOZeroError, LumaError, OSError) as e:
+        table.close()
+        raise StartError(f"the box's hardware is not answering ({type(e).__name__}: {e}); on a computer "
+                         "without the box, run `arbitro --mock`") from None
+    try:
+        if args.game and (table.game is None or table.view()["over"]):
+            box.new_game(args.game, args.seats)
+        elif table.game:
+            print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
+        try:
+            # Each phone's live stream holds a thread: room for 50 phones and their requests.
+            server = waitress.create_server(create_app(box, mock=args.mock), host=host, port=args.port,
+                                            threads=100, connection_limit=250, channel_timeout=120,
+                                            ident="arbitro")
+        except OSError as e:
+            raise StartError(f"cannot serve on {host}:{args.port} ({e.strerror or e}): is another program "
+                             f"using that port? Try --port") from None
+        print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
+              file=sys.stderr, flush=True)
+        server.run()
+    except Rejected as e:
+        raise StartError(e) from None
+    finally:
+        box.close()
+        table.close()
+    return 0
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
-    from .box import box_main
     return box_main(argv)
 
 

@@ -2,44 +2,28 @@
 import io
 
 import segno
-from luma.core.legacy import text as tiny_text
-from luma.core.legacy.font import TINY_FONT
 from luma.core.render import canvas
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
 FONT = ImageFont.load_default_imagefont()  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
-SPACE = 6  # pixels per bridge space: 21 spaces across 126 pixels
 QR_SIZE = (25 + 4) * 2
 
 
 def draw_screen(draw, screen):
-    """Title in reverse video, then the body lines or the bridge; or a QR code with lines beside it."""
+    """Title in reverse video, then the body lines or the game's picture; or a QR code with the title and
+    lines beside it."""
     if screen.qr:
         _draw_qr(draw, screen)
         return
     draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
     draw.text((1, 0), screen.title, font=FONT, fill="black")
-    if screen.bridge is not None:
-        _draw_bridge(draw, screen.bridge)
+    if screen.picture is not None:
+        screen.picture.draw(draw, HEIGHT)
         return
     for row, line in enumerate(screen.lines):
         draw.text((0, LINE + 1 + row * LINE), line, font=FONT, fill="white")
-
-
-def _draw_bridge(draw, positions):
-    """Each meeple is its seat number, stacked on its space above the planks; space 11 is marked."""
-    base = HEIGHT - 4
-    for space in range(1, 22):
-        x = 1 + (space - 1) * SPACE
-        draw.line((x, base, x + SPACE - 2, base), fill="white")
-        if space in (1, 11, 21):
-            draw.line((x + 2, base + 1, x + 2, base + 3), fill="white")
-    for space in set(positions):
-        x = 1 + (space - 1) * SPACE
-        for height, seat in enumerate(s for s, p in enumerate(positions) if p == space):
-            tiny_text(draw, (x + 1, base - 8 - height * 7), str(seat + 1), fill="white", font=TINY_FONT)
 
 
 def _draw_qr(draw, screen):
@@ -50,7 +34,7 @@ def _draw_qr(draw, screen):
             if not dark:
                 draw.point((x, y + 3), fill="white")
     draw.text((QR_SIZE + 4, 0), screen.title, font=FONT, fill="white")
-    for row, line in enumerate(screen.lines[:4]):
+    for row, line in enumerate(screen.lines):
         draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), line, font=FONT, fill="white")
 
 

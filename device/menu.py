@@ -1,11 +1,12 @@
-"""The host panel's menu: choose a game, the seats and the options, start; confirm undo and ending a game.
-The whole box is usable without a phone."""
+"""The host panel's menu: choose a game, the players and the options, start; confirm undo and ending a game.
+The whole box is usable without a phone. Every screen shows one thing at a time, so nothing is cut and the
+cursor never scrolls out of sight; every menu opens on a harmless entry."""
 from engine.rules import GAMES, Rejected
-from engine.texts import text
 
-from .screens import Screen, join, wrap
+from .screens import Screen, join, seat, wrap
+from .texts import text
 
-INGAME = ("join", "end")
+INGAME = ("back", "join", "end")  # the first entry only closes the menu
 
 
 class HostMenu:
@@ -14,24 +15,34 @@ class HostMenu:
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        self.mode = None  # None (closed), "game", "seats", an option name, "undo", "ingame", "join" or "end"
+        self.mode = None  # None (closed), "setup", "undo", "ingame", "join" or "end"
+        self.step = 0  # the setup step shown
         self.ingame = 0  # the chosen entry of the in-game menu
         self.games = sorted(GAMES)
         self.game = self.games[0]
-        self.seats = self._seat_range()[0]
-        self.options = dict(GAMES[self.game].OPTIONS)
+        self.seats = GAMES[self.game].SEATS[0]
+        self.options = self._defaults()
         self.message = None
 
     @property
     def is_open(self):
         return self.mode is not None
 
-    def _seat_range(self):
-        low, high = GAMES[self.game].SEATS
-        return list(range(low, min(high, self.wired_seats) + 1))
+    def _rules(self):
+        return GAMES[self.game]
+
+    def _menu_options(self):
+        """The options the OLED menu can set (a list option keeps its default here; the host page sets it)."""
+        return [o for o in self._rules().OPTIONS if o.values(self.seats) is not None]
+
+    def _defaults(self):
+        return {o.name: o.default_for(self.seats) for o in self._menu_options()}
 
     def _steps(self):
-        return ["game", "seats"] + list(GAMES[self.game].OPTION_CHOICES)
+        return ["game", "seats"] + [o.name for o in self._menu_options()]
+
+    def open(self, mode):
+        self.mode, self.step, self.ingame = mode, 0, 0
 
     def press(self, name):
         """Handle a host button; returns True when the menu used it (else the presentation may)."""
@@ -43,7 +54,8 @@ class HostMenu:
             return True
         if self.mode is None:
             if name == "menu" or (name == "ok" and self.table.game is None):
-                self.mode = "ingame" if self.table.game and not self.table.view()["over"] else "game"
+                playing = self.table.game and not self.table.view()["over"]
+                self.open("ingame" if playing else "setup")
                 return True
             return False
         if self.mode in ("undo", "end"):
@@ -53,36 +65,50 @@ class HostMenu:
             return True
         if self.mode == "ingame":
             if name in ("prev", "next"):
-                self.ingame = 1 - self.ingame
+                self.ingame = (self.ingame + (1 if name == "next" else -1)) % len(INGAME)
             elif name == "ok":
-                self.mode = INGAME[self.ingame]
+                chosen = INGAME[self.ingame]
+                self.mode = None if chosen == "back" else chosen
             else:
                 self.mode = None
             return True
-        steps = self._steps()
-        at = steps.index(self.mode)
         if name == "menu":
-            self.mode = steps[at - 1] if at else None
+            if self.step:
+                self.step -= 1
+            else:
+                self.mode = None
         elif name in ("prev", "next"):
             self._change(1 if name == "next" else -1)
         elif name == "ok":
-            if at + 1 < len(steps):
-                self.mode = steps[at + 1]
+            if self.step + 1 < len(self._steps()):
+                self.step += 1
             else:
                 self._start()
         return True
 
+    def _values(self, key):
+        if key == "game":
+            return self.games
+        if key == "seats":
+            low, high = self._rules().SEATS
+            return list(range(low, high + 1))
+        return next(o for o in self._menu_options() if o.name == key).values(self.seats)
+
     def _change(self, step):
-        if self.mode == "game":
-            self.game = self.games[(self.games.index(self.game) + step) % len(self.games)]
-            self.seats = max(self._seat_range()[0], min(self.seats, self._seat_range()[-1]))
-            self.options = dict(GAMES[self.game].OPTIONS)
-        elif self.mode == "seats":
-            seats = self._seat_range()
-            self.seats = seats[(seats.index(self.seats) + step) % len(seats)]
+        key = self._steps()[self.step]
+        values = self._values(key)
+        current = {"game": self.game, "seats": self.seats}.get(key, self.options.get(key))
+        new = values[(values.index(current) + step) % len(values)] if current in values else values[0]
+        if key == "game":
+            self.game = new
+            low, high = self._rules().SEATS
+            self.seats = max(low, min(self.seats, high))
+        elif key == "seats":
+            self.seats = new
         else:
-            choices = GAMES[self.game].OPTION_CHOICES[self.mode]
-            self.options[self.mode] = choices[(choices.index(self.options[self.mode]) + step) % len(choices)]
+            self.options[key] = new
+            return
+        self.options = self._defaults()  # defaults may depend on the game and the seat count
 
     def _start(self):
         self.mode = None
@@ -101,27 +127,42 @@ class HostMenu:
                 self.message = text(self.lang, "undone")
             else:
                 self.table.end_game()
-                self.mode = "game"
+                self.open("setup")
         except Rejected:
             self.message = text(self.lang, "nothing_to_undo")
         return True
+
+    def _value_label(self, key, value):
+        lang = self.lang
+        if key == "game":
+            return GAMES[value].TITLE
+        if key == "seats":
+            return str(value)
+        kind = next(o.kind for o in self._menu_options() if o.name == key)
+        if kind == "choice":
+            return text(lang, f"{key}_{value}", self.game)
+        return seat(lang, value) if kind == "seat" else str(value)
 
     def screen(self):
         lang = self.lang
         if self.mode == "join":
             return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_back"))
         if self.mode == "ingame":
-            entries = [text(lang, "menu_join"), text(lang, "menu_end")]
+            entries = [text(lang, f"menu_{entry}") for entry in INGAME]
             return Screen(text(lang, "menu"), tuple(f"{'>' if i == self.ingame else ' '}{entry}"
                                                     for i, entry in enumerate(entries)) + (text(lang, "ok_choose"),))
         if self.mode in ("undo", "end"):
             question = text(lang, "undo_confirm" if self.mode == "undo" else "end_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))
-        title = GAMES[self.game].TITLE
-        rows = [(text(lang, "choose_game"), "game", title[:14]),
-                (text(lang, "choose_seats"), "seats", str(self.seats))]
-        for option, value in self.options.items():
-            rows.append((text(lang, option), option, text(lang, f"{option}_{value}")))
-        lines = [f"{'>' if key == self.mode else ' '}{label}: {value}"[:21] for label, key, value in rows]
-        lines.append(text(lang, "start") if self.mode == self._steps()[-1] else text(lang, "ok_next"))
-        return Screen(title[:21], tuple(lines[-4:] if len(lines) > 4 else lines))
+        steps = self._steps()
+        key = steps[self.step]
+        label = {"game": text(lang, "choose_game"), "seats": text(lang, "choose_seats")}.get(key)
+        label = label or text(lang, key, self.game)
+        value = {"game": self.game, "seats": self.seats}.get(key, self.options.get(key))
+        lines = [f"{label}:", *wrap(f"> {self._value_label(key, value)}", indent="  ")]
+        if key == "seats" and self.seats > self.wired_seats:  # the seats the pin map does not wire
+            lines.append(text(lang, "phones_only", a=self.wired_seats + 1, b=self.seats))
+        elif len(lines) < 3:
+            lines.append(text(lang, "change"))
+        lines.append(text(lang, "start") if self.step == len(steps) - 1 else text(lang, "ok_next"))
+        return Screen(f"{text(lang, 'new_game')} {self.step + 1}/{len(steps)}", tuple(lines))

@@ -1,14 +1,16 @@
-"""Seat pads and the host panel: gpiozero buttons with our own debounce and press/release model.
+"""Seat pads and the host panel: gpiozero input devices with our own debounce and press/release model.
 
 gpiozero's MockPin ignores bounce_time, and a real contact chatters, so debounce lives here, on an
 injectable clock: a change of level is accepted at once unless it comes within `debounce` seconds of the
 last accepted change; then the level is looked at again when that window closes. A burst of chatter is one
-press, and a press shorter than the window is still seen with its release.
+press, and a press shorter than the window is still seen with its release. Pins are read as
+DigitalInputDevices, woken by their edges: no thread per button (a gpiozero Button starts one to time holds),
+so an idle box sleeps.
 """
 import threading
 import time
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 
 from engine.timers import later
 
@@ -26,9 +28,9 @@ class DebouncedButton:
         self._settling = False
         self.is_pressed = False
         self._last_change = float("-inf")
-        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-        self._button.when_pressed = self._edge
-        self._button.when_released = self._edge
+        self._button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._button.when_activated = self._edge
+        self._button.when_deactivated = self._edge
 
     @property
     def pin(self):
@@ -38,7 +40,7 @@ class DebouncedButton:
     def _edge(self):
         now = self._clock()
         with self._lock:
-            level = self._button.is_pressed
+            level = self._button.is_active
             if level == self.is_pressed:
                 return
             since = now - self._last_change
@@ -54,7 +56,7 @@ class DebouncedButton:
     def _settle(self):
         with self._lock:
             self._settling = False
-            level = self._button.is_pressed
+            level = self._button.is_active
             callback = self._accept(level, self._clock()) if level != self.is_pressed else None
         if callback:
             callback()

@@ -2,8 +2,11 @@
 
 One row per entry; the row id only grows, so it doubles as the table's version number across restarts.
 Undo is a row of its own (never a deletion). Kinds: 'table' (a game's first line), 'line' (an applied
-action, chance outcome or undo), 'end' (the host ended the game).
+action, chance outcome or undo), 'end' (the host ended the game). A pick that completes a round and waits out
+the reveal delay is kept in `held` (one row per game) until it is applied: acknowledged is journaled.
+One box at a time: the journal is locked while it is open.
 """
+import fcntl
 import json
 import sqlite3
 import threading
@@ -17,6 +20,7 @@ CREATE TABLE IF NOT EXISTS entries (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_game ON entries (game, id);
+CREATE TABLE IF NOT EXISTS held (game INTEGER PRIMARY KEY, body TEXT NOT NULL);
 """
 
 
@@ -30,6 +34,7 @@ class Journal:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._lockfile = self._take_lock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -40,8 +45,22 @@ class Journal:
             raise JournalError(f"the journal {self.path} is damaged ({e}); move it aside to start afresh, "
                                f"it is left untouched") from None
 
+    def _take_lock(self):
+        """Two boxes on one journal would interleave two games: the second is refused."""
+        if self.path == ":memory:":
+            return None
+        lockfile = open(self.path + ".lock", "w")
+        try:
+            fcntl.flock(lockfile, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lockfile.close()
+            raise JournalError(f"another box is using the journal {self.path}: stop it first") from None
+        return lockfile
+
     def close(self):
         self._db.close()
+        if self._lockfile:
+            self._lockfile.close()
 
     def _write(self, rows):
         with self._lock:
@@ -50,6 +69,7 @@ class Journal:
                 for game, kind, body in rows:
                     cur = self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
                                            (game, kind, json.dumps(body, ensure_ascii=False)))
+                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
                 self._db.execute("COMMIT")
             except sqlite3.Error as e:
                 if self._db.in_transaction:
@@ -69,6 +89,26 @@ class Journal:
 
     def end_game(self, game):
         return self._write([(game, "end", {})])
+
+    def hold(self, game, line):
+        """Keep the held pick of `game` (None: there is none any more), durably, before it is acknowledged."""
+        with self._lock:
+            try:
+                if line is None:
+                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
+                else:
+                    self._db.execute("INSERT OR REPLACE INTO held (game, body) VALUES (?, ?)",
+                                     (game, json.dumps(line, ensure_ascii=False)))
+            except sqlite3.Error as e:
+                raise JournalError(f"could not write the journal {self.path}: {e}") from None
+
+    def held(self, game):
+        with self._lock:
+            row = self._db.execute("SELECT body FROM held WHERE game = ?", (game,)).fetchone()
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError as e:
+            raise JournalError(f"the journal {self.path} holds a damaged held pick ({e})") from None
 
     @property
     def version(self):

@@ -4,6 +4,7 @@ Both the running table and `arbitro replay` build games through this one class, 
 and its exported log cannot disagree.
 """
 from .rules import CHANCE, Rejected, game_module
+from .rules import picks as secret
 
 FORMAT = 1
 UNDO = {"host": "undo"}
@@ -31,7 +32,9 @@ class GameRecord:
         self.states = [self.rules.setup(seats, options)]
         self.header = header(game, seats, options)
         self.lines = []  # every applied line, undo lines included: the log
-        self._undo_points = []  # len(states) before each seat or host action still in effect
+        self.applied = []  # the lines in effect: states[i + 1] is the state after applied[i]
+        self._undo_points = []  # len(applied) before each seat or host action still in effect
+        self._redraws = []  # chance lines an undo took back, to be drawn again in order: undo never re-rolls
 
     @property
     def state(self):
@@ -42,6 +45,10 @@ class GameRecord:
         return bool(self._undo_points)
 
     @property
+    def is_over(self):
+        return self.rules.view(self.state, "public")["over"]
+
+    @property
     def needs_chance(self):
         return self.rules.current_actors(self.state) == CHANCE
 
@@ -50,26 +57,56 @@ class GameRecord:
         if line == UNDO:
             if not self._undo_points:
                 raise Rejected("nothing to undo")
-            return self.states[self._undo_points[-1] - 1]
+            return self.states[self._undo_points[-1]]
         if isinstance(line, dict) and "host" in line:
             raise Rejected(f"unknown host action {line.get('host')!r}")
         if isinstance(line, dict) and "chance" in line and not self.needs_chance:
             raise Rejected(f"no {line.get('chance')!r} chance outcome is due now")
         if isinstance(line, dict) and "chance" not in line and self.needs_chance:
-            raise Rejected("a chance outcome is due before any seat may act")
+            raise Rejected("a chance outcome is due before anyone may act")
         return self.rules.apply(self.state, line)
 
     def apply(self, line):
         """Check and apply `line`; raises Rejected and changes nothing when it breaks a rule."""
         new_state = self.check(line)
         if line == UNDO:
-            del self.states[self._undo_points.pop():]
+            cut = self._undo_points.pop()
+            self._redraws[:0] = [old for old in self.applied[cut:] if "chance" in old]
+            del self.states[cut + 1:], self.applied[cut:]
         else:
-            if "chance" not in line:
-                self._undo_points.append(len(self.states))
+            if "chance" in line:
+                if self._due_redraw():  # this line stands for the outcome an undo took back
+                    self._redraws.pop(0)
+            else:
+                self._undo_points.append(len(self.applied))
             self.states.append(new_state)
+            self.applied.append(line)
         self.lines.append(line)
         return new_state
+
+    def next_chance(self):
+        """The chance outcome an undo took back, if it is still possible now: the same actions after an undo
+        draw the same outcomes. None when a fresh draw is due."""
+        return self._redraws[0] if self._due_redraw() else None
+
+    def _due_redraw(self):
+        """Drop the taken-back outcomes that cannot come now (the game went another way); True when one is
+        due. It depends only on the lines applied, so a journal read back after a power cut agrees."""
+        while self._redraws:
+            try:
+                self.rules.apply(self.state, self._redraws[0])
+                return True
+            except Rejected:
+                self._redraws.pop(0)
+        return False
+
+    def export_lines(self):
+        """The log to export: every line once the game is over; during a game, only what every player may
+        already know (undone lines are left out: they may hold a secret)."""
+        if self.is_over:
+            return [self.header] + self.lines
+        public = getattr(self.rules, "public_lines", secret.public_lines)
+        return [self.header] + public(list(zip(self.states, self.applied)))
 
     def view(self, viewer):
         return self.rules.view(self.state, viewer)

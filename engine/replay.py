@@ -22,9 +22,18 @@ def _parse(number, text):
     return line
 
 
+def _broken(number, error):
+    """A line that breaks a rule: its message, and the ruling it breaks (for the person checking a log)."""
+    return LogError(number, f"{error} ({error.rule})" if error.rule else str(error))
+
+
 def _draw_chance(record, number, rng):
-    """Draw the chance outcomes the game needs before line `number`, from the seed's generator."""
+    """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
+    never re-rolls), then from the seed's generator."""
     while record.needs_chance:
+        if record.next_chance() is not None:
+            record.apply(record.next_chance())
+            continue
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
             raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
@@ -41,7 +50,7 @@ def replay(text, seed=None):
     try:
         record = GameRecord(_parse(*rows[0]))
     except Rejected as e:
-        raise LogError(rows[0][0], str(e)) from None
+        raise _broken(rows[0][0], e) from None
     for number, text_line in rows[1:]:
         line = _parse(number, text_line)
         if "chance" not in line and "host" not in line:
@@ -49,7 +58,7 @@ def replay(text, seed=None):
         try:
             record.apply(line)
         except Rejected as e:
-            raise LogError(number, str(e)) from None
+            raise _broken(number, e) from None
     if rng is not None:
         _draw_chance(record, rows[-1][0] + 1, rng)
     return record

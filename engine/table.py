@@ -33,6 +33,8 @@ class Table:
         self._pending = None  # (action, cancel) of a held round-completing pick
         self._game_id, self._record = self._load()
         self.version = self._journal.version
+        with self._lock:
+            self._resume_held()
 
     def _load(self):
         last = self._journal.last_game()
@@ -47,6 +49,18 @@ class Table:
                 raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
         return game_id, record
 
+    def _resume_held(self):
+        """A pick held for the reveal delay when the power went: it is held again, never lost."""
+        held = self._journal.held(self._game_id) if self._record else None
+        if held is None:
+            return
+        try:
+            self._record.check(held)
+        except Rejected as e:
+            raise JournalError(f"the journal {self._journal.path}, game {self._game_id}: its held pick "
+                               f"{held} no longer fits ({e})") from None
+        self._pending = (held, self._schedule(self.reveal_delay, self._reveal_held))
+
     # -- what the table shows -------------------------------------------------------------------------
     @property
     def game(self):
@@ -57,21 +71,37 @@ class Table:
         """The journal's number of the current game: phones' seat tokens are good for this game only."""
         return self._game_id if self._record else None
 
+    def _state(self):
+        state = self._record.state
+        return secret.hold(state, self._pending[0]) if self._pending else state
+
+    @property
+    def seats(self):
+        return self._record.header["seats"] if self._record else 0
+
     def view(self, viewer="public"):
+        """The view of `viewer`; a seat's view carries its prompt (what it may do now)."""
         with self._lock:
             if self._record is None:
                 return {"game": None, "over": False, "result": None, "version": self.version}
-            state = self._record.state
-            if self._pending:
-                state = secret.hold(state, self._pending[0])
-            return {**self._record.rules.view(state, viewer), "version": self.version}
+            state = self._state()
+            shown = self._record.rules.view(state, viewer)
+            if isinstance(viewer, int):
+                prompt = self._record.rules.prompt(state, viewer)
+                shown["prompt"] = prompt.as_data() if prompt else None
+            return {**shown, "version": self.version}
+
+    def prompt(self, seat):
+        """What `seat` may do now (a Prompt), or None."""
+        with self._lock:
+            return self._record.rules.prompt(self._state(), seat) if self._record else None
 
     def legal_actions(self, seat):
-        """The actions `seat` may take now (for a phone's pick list)."""
+        """The actions `seat` may take now."""
         with self._lock:
             if self._record is None:
                 return []
-            return self._record.rules.legal_actions(self._record.state, seat)
+            return self._record.rules.legal_actions(self._state(), seat)
 
     @property
     def can_undo(self):
@@ -79,12 +109,12 @@ class Table:
             return bool(self._pending or (self._record and self._record.can_undo))
 
     def export(self):
-        """The current game as a JSON Lines game log."""
+        """The current game as a JSON Lines game log: during a game, only what every player may already
+        know; the whole log once it is over."""
         with self._lock:
             if self._record is None:
                 raise Rejected("no game to export")
-            lines = [self._record.header] + self._record.lines
-            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self._record.export_lines())
 
     def subscribe(self, callback):
         """callback(version) after every change, called under the table's lock: keep it short."""
@@ -124,14 +154,6 @@ class Table:
             self._game_id = self._record = None
             self._changed(version)
 
-    def press(self, seat, button):
-        """A pad press: the game's pad layout turns (seat, button) into an action."""
-        with self._lock:
-            record = self._require_game()
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.header["seats"]:
-                raise Rejected(f"no seat {seat!r} at this table")
-            return self.act(record.rules.pad_action(record.state, seat, button))
-
     def act(self, action):
         """Apply a named action (a game-log line); returns 'applied' or 'held' (round complete, waiting
         out the reveal delay). Raises Rejected and changes nothing when the rules refuse it."""
@@ -143,13 +165,13 @@ class Table:
                 return self.undo()
             if self._pending and action.get("seat") == self._pending[0].get("seat"):
                 record.check(action)  # the held seat changes its pick
+                self._journal.hold(self._game_id, action)
                 self._pending = (action, self._pending[1])
                 self._changed()
                 return "held"
-            if self._pending:  # check against the round with the held pick in it (R-1: its special is taken)
-                record.rules.apply(secret.hold(record.state, self._pending[0]), action)
-            elif self.reveal_delay > 0 and secret.completes_round(record.state, action):
+            if not self._pending and self.reveal_delay > 0 and secret.completes_round(record.state, action):
                 record.check(action)
+                self._journal.hold(self._game_id, action)  # acknowledged is journaled
                 self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))
                 self._changed()
                 return "held"
@@ -161,6 +183,7 @@ class Table:
             self._require_game()
             if self._pending:  # the held pick is the last thing done
                 self._drop_pending()
+                self._journal.hold(self._game_id, None)
                 self._changed()
                 return "undone"
             self._commit(UNDO)
@@ -200,8 +223,10 @@ class Table:
         lines = []
         record = self._record
         while record.needs_chance:
-            outcomes = record.rules.chance_outcomes(record.state)
-            action = self._random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            action = record.next_chance()  # undo never re-rolls
+            if action is None:
+                outcomes = record.rules.chance_outcomes(record.state)
+                action = self._random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             record.apply(action)
             lines.append(action)
         return lines

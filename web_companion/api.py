@@ -61,7 +61,11 @@ def stream():
 
 @bp.get("/games")
 def games():
-    return jsonify([{"name": name, "title": rules.TITLE, "seats": list(rules.SEATS),
-                     "options": {k: list(v) for k, v in rules.OPTION_CHOICES.items()},
-                     "defaults": rules.OPTIONS, "wired_seats": len(box().pinmap.seats)}
-                    for name, rules in sorted(GAMES.items())])
+    """Every game the box referees: its seats and its typed options, with their defaults per seat count."""
+    wired = box().wired_seats
+    listed = []
+    for name, rules in sorted(GAMES.items()):
+        low, high = rules.SEATS
+        listed.append({"name": name, "title": rules.TITLE, "seats": [low, high], "wired_seats": wired,
+                       "options": {n: [o.as_data(n) for o in rules.OPTIONS] for n in range(low, high + 1)}})
+    return jsonify(listed)

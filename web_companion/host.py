@@ -1,9 +1,11 @@
-"""The host's phone: start, undo and end games, the game log, the OLED's language."""
+"""The host's phone: start, undo and end games, act for a seat with neither pad nor phone, the game log, the
+OLED's language."""
 from flask import Blueprint, Response, jsonify
 
 from engine.rules import Rejected
 from engine.texts import LANGUAGES
 
+from .seat import action_body, acted, seat_number
 from .viewers import box, fail, is_host, json_body, require_host
 
 bp = Blueprint("host", __name__, url_prefix="/api/host")
@@ -54,6 +56,31 @@ def undo():
 @bp.post("/end")
 def end():
     return command(lambda table: table.end_game())
+
+
+def unattended(the_box):
+    """The seats of the game in play that have neither a pad nor a phone: the host acts for them."""
+    table = the_box.table
+    return [s for s in range(the_box.wired_seats, table.seats) if not the_box.has_phone(s)]
+
+
+@bp.get("/seats")
+def seats():
+    """Each unattended seat's own view (its prompt): the player tells the host what to enter."""
+    require_host()
+    the_box = box()
+    with the_box.table.lock:
+        return jsonify(seats=[{**the_box.table.view(s), "viewer": s} for s in unattended(the_box)],
+                       version=the_box.table.version)
+
+
+@bp.post("/seats/<int:seat>/act")
+def act_for(seat):
+    require_host()
+    seat_number(seat)
+    if seat not in unattended(box()):
+        fail(403, f"player {seat + 1} plays by its own pad or phone")
+    return acted(box().seat_act(seat, action_body(seat)))
 
 
 @bp.get("/log")

@@ -1,4 +1,5 @@
-"""A phone's seat: claim it by a press on the seat's pad, then see and pick as that seat."""
+"""A phone's seat: claim it (by a press on the seat's pad, or the host panel's OK for a seat no pad wires),
+then see and act as that seat."""
 from flask import Blueprint, jsonify
 
 from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, require_seat
@@ -10,10 +11,23 @@ def seat_number(seat):
     table = box().table
     if table.game is None:
         fail(409, "no game is being played")
-    seats = table.view()["seats"]
-    if not 0 <= seat < seats:
-        fail(404, f"no seat {seat + 1} at this table of {seats}")
+    if not 0 <= seat < table.seats:
+        fail(404, f"no player {seat + 1} at this table of {table.seats}")
     return seat
+
+
+def acted(outcome):
+    """The answer to an action: 409 with the rules' reason when they refuse it."""
+    if outcome["status"] == "rejected":
+        fail(409, outcome["error"])
+    return jsonify({**outcome, "version": box().table.version})
+
+
+def action_body(seat):
+    body = json_body("action")
+    if not isinstance(body["action"], dict):
+        fail(400, "action must be an object: a game-log line, as the seat's prompt lists them")
+    return body["action"]
 
 
 @bp.post("/seats/<int:seat>/claim")
@@ -21,7 +35,8 @@ def claim(seat):
     json_body()
     seat_number(seat)
     claim_id = box().claims.request(("seat", seat), box().table.game_id)
-    return jsonify(claim=claim_id, seat=seat, seconds=box().claims.window), 201
+    by = "pad" if seat < box().wired_seats else "host"
+    return jsonify(claim=claim_id, seat=seat, seconds=box().claims.window, confirm_by=by), 201
 
 
 @bp.get("/claims/<claim_id>")
@@ -40,14 +55,9 @@ def claim_status(claim_id):
     return response
 
 
-@bp.post("/seats/<int:seat>/pick")
-def pick(seat):
-    body = json_body("card")
+@bp.post("/seats/<int:seat>/act")
+def act(seat):
+    """Any action the seat's prompt offers (one endpoint for every game)."""
     seat_number(seat)
     require_seat(seat)
-    if not isinstance(body["card"], str):
-        fail(400, "card must be a card's id")
-    outcome = box().seat_pick(seat, body["card"])
-    if outcome["status"] == "rejected":
-        fail(409, outcome["error"])
-    return jsonify({**outcome, "version": box().table.version})
+    return acted(box().seat_act(seat, action_body(seat)))

@@ -41,9 +41,9 @@ def seat_of_request():
 def require_seat(seat):
     held = seat_of_request()
     if held is None:
-        fail(403, f"this phone holds no seat in this game: claim seat {seat + 1} first")
+        fail(403, f"this phone holds no seat in this game: claim player {seat + 1}'s seat first")
     if held != seat:
-        fail(403, f"this phone holds seat {held + 1}, not seat {seat + 1}")
+        fail(403, f"this phone holds player {held + 1}'s seat, not player {seat + 1}'s")
 
 
 def is_host():

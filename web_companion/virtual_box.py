@@ -2,10 +2,6 @@
 the mock pins, so the same GPIO, debounce and pad code runs as on the Pi."""
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from device.config import HOST_BUTTONS
-from device.display import png
-from engine.rules import game_module
-
 from .viewers import box as _box
 from .viewers import fail
 
@@ -19,19 +15,19 @@ def page():
 
 @bp.get("/layout")
 def layout():
-    """What the page draws: the wired seats and the current game's pad labels."""
+    """What the page draws: the pads of the seats in play (all the wired ones when no game is on), what each
+    button does now, and the host panel."""
     box = _box()
-    game = box.table.game
-    return jsonify(seats=len(box.pinmap.seats), host=list(HOST_BUTTONS),
-                   labels=list(game_module(game).PAD_LABELS) if game else None,
-                   version=box.table.version, frame=box.display.frame)
+    with box.table.lock:
+        seats = min(box.wired_seats, box.table.seats) if box.table.game else box.wired_seats
+        return jsonify(seats=seats, host=list(box.host_buttons),
+                       labels=[box.pad_labels(seat) for seat in range(seats)],
+                       version=box.table.version, frame=box.display.frame)
 
 
 @bp.get("/oled.png")
 def oled():
-    with _box().table.lock:
-        image = _box().display.image
-    return Response(png(image), mimetype="image/png", headers={"Cache-Control": "no-store"})
+    return Response(_box().oled_png(), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/press")
@@ -41,17 +37,17 @@ def press():
     if not isinstance(body, dict):
         fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"}")
     if set(body) == {"host"}:
-        if body["host"] not in HOST_BUTTONS:
-            fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(HOST_BUTTONS)}")
-        pin = box.pin_of(host=body["host"])
+        if body["host"] not in box.host_buttons:
+            fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(box.host_buttons)}")
+        outcome = box.press(host=body["host"])
     elif set(body) == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
-        if type(seat) is not int or not 0 <= seat < len(box.pinmap.seats):
-            fail(400, f"unknown seat {seat!r}; this box has seats 0 to {len(box.pinmap.seats) - 1}")
+        if type(seat) is not int or not 0 <= seat < box.wired_seats:
+            fail(400, f"unknown seat {seat!r}; this box wires seats 0 to {box.wired_seats - 1} (counted from 0)")
         if type(button) is not int or not 1 <= button <= 8:
             fail(400, f"unknown button {button!r}; a pad has buttons 1 to 8")
-        pin = box.pin_of(seat=seat, button=button)
+        outcome = box.press(seat=seat, button=button)
     else:
         fail(400, f"unexpected keys {sorted(body)}: send {{\"seat\", \"button\"}} or {{\"host\"}}")
-    outcome = box.click(pin) or {"status": "ignored"}
+    outcome = outcome or {"status": "ignored"}
     return jsonify({**outcome, "version": box.table.version})

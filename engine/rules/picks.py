@@ -61,8 +61,28 @@ def completes_round(state, action):
     """True when `action` is the pick of the last seat the open round waits for. Games with secret picks
     keep their open round in `state.picks`."""
     round_ = getattr(state, "picks", None)
-    return (round_ is not None and set(action) == {"seat", "pick"}
-            and round_.waiting == (action["seat"],))
+    return round_ is not None and is_pick(action) and round_.waiting == (action["seat"],)
+
+
+def is_pick(line):
+    return isinstance(line, dict) and set(line) == {"seat", "pick"}
+
+
+def public_lines(steps, hidden=lambda line: False):
+    """The lines of a game under way that every player may know: `steps` is [(state before, line)] of the
+    lines in effect. A pick is kept once its round is revealed, and only each seat's final pick of the round
+    (a changed mind was never shown); lines `hidden` says are secret (a private deal) are left out. The order
+    is kept, so the lines replay to the same public view."""
+    kept, open_picks = [], {}
+    for index, (before, line) in enumerate(steps):
+        if is_pick(line):
+            open_picks[line["seat"]] = index
+            if completes_round(before, line):
+                kept += open_picks.values()
+                open_picks = {}
+        elif not hidden(line):
+            kept.append(index)
+    return [steps[index][1] for index in sorted(kept)]
 
 
 def hold(state, action):

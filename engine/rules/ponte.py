@@ -1,16 +1,17 @@
-"""Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-11)."""
+"""Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-12)."""
 from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
 from . import picks as secret
-from .protocol import CHANCE, PUBLIC, TERMINAL, Rejected, check_options, check_seats, check_viewer, evolve
+from .options import CHOICE, Option, resolve
+from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats,
+                       check_viewer, evolve, is_seat)
 
 NAME = "ponte"
 TITLE = "Il ponte traballante"
 SEATS = (3, 6)
-OPTIONS = {"deal": "table"}
-OPTION_CHOICES = {"deal": ("table", "box")}
+OPTIONS = (Option("deal", CHOICE, "table", choices=("table", "box")),)
 
 # Pad buttons 1–8 map to these ids, in this order (replay-format.md).
 CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
@@ -26,7 +27,7 @@ CARD_NAMES = {"salto_atletico": "Salto atletico", "scatto_repentino": "Scatto re
               "ordine_del_capo_spedizione": "Ordine del capo spedizione", "passo_pesante": "Passo pesante",
               "calma_piatta": "Calma piatta", "vento_da_est": "Vento da Est", "vento_da_ovest": "Vento da Ovest"}
 
-PAD_LABELS = tuple(CARD_NAMES[c] for c in CARDS)
+PAD_LABELS = tuple(CARD_NAMES[c] for c in CARDS)  # the printed pad labels: button n is the n-th card
 
 EVENTS = ("calma_piatta", "vento_da_est", "vento_da_ovest")
 EVENT_DECK = (4, 1, 1)
@@ -36,6 +37,7 @@ WEST_BANK, EAST_BANK, START = 1, 21, 11
 MATCHES = 6
 PRUDENTE_SUPPLY = 10
 UNKNOWN = "unknown"  # table deal (R-1): the seat holds a special the box does not know yet
+LIMITS = ((SPUNTO, None), (ORDINE, 1), (PESANTE, 1))  # copies of each special (None: N−2 Spunto)
 
 DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
 
@@ -47,6 +49,7 @@ class Match(NamedTuple):
     replacements: tuple = ()  # Spunto replacement per seat, or None
     steps: tuple = ()  # (step name, per-seat moves) for each movement step, in order
     event: str | None = None
+    void: tuple = ()  # R-12: reveals made void by a special shown too often, oldest first
 
 
 class State(NamedTuple):
@@ -59,6 +62,7 @@ class State(NamedTuple):
     discard: tuple  # event ids, oldest first
     phase: str
     picks: "secret.Picks | None"
+    standing: tuple | None  # R-12: during a re-pick, each seat's revealed card that stands, or None
     history: tuple  # Match records, the current one last
     prudente_supply: int
 
@@ -76,14 +80,12 @@ def _deals(seats):
 
 def setup(seats, options=None):
     check_seats(seats, *SEATS)
-    opts = check_options(options or {}, OPTIONS)
-    if opts["deal"] not in OPTION_CHOICES["deal"]:
-        raise Rejected(f"deal must be 'table' or 'box', not {opts['deal']!r}")
+    opts = resolve(OPTIONS, seats, options or {})
     normals = (1, 1, 1, 1, 1, 0, 0, 0)
     table = opts["deal"] == "table"
     state = State(seats=seats, deal=opts["deal"], positions=(START,) * seats, hands=(normals,) * seats,
                   specials=(UNKNOWN if table else None,) * seats, deck=EVENT_DECK, discard=(),
-                  phase=PICK, picks=None, history=(), prudente_supply=PRUDENTE_SUPPLY - seats)
+                  phase=PICK, picks=None, standing=None, history=(), prudente_supply=PRUDENTE_SUPPLY - seats)
     return _start_match(state) if table else evolve(state, phase=DEAL)
 
 
@@ -120,32 +122,56 @@ def legal_actions(state, actor):
     return [{"seat": actor, "pick": CARDS[c]} for c in _pickable(state, actor)]
 
 
-def pad_action(state, seat, button):
-    """Buttons 1–8 are the eight cards in CARDS order."""
-    if not isinstance(button, int) or isinstance(button, bool) or not 1 <= button <= 8:
-        raise Rejected(f"a Ponte pad has buttons 1 to 8, not {button!r}")
-    return {"seat": seat, "pick": CARDS[button - 1]}
+PROMPT_TITLES = {PICK: "pick_card", SPUNTO_PICK: "pick_replacement"}
+
+
+def prompt(state, seat):
+    """A secret pick of a card: the pad's button n is always the n-th card; the choices are the cards the
+    seat may pick (its own hand and revealed cards only, R-12)."""
+    if state.picks is None or seat not in state.picks.seats:
+        return None
+    title = "pick_again" if state.standing else PROMPT_TITLES[state.phase]
+    pad = tuple(Choice(CARD_NAMES[c], {"seat": seat, "pick": c}) for c in CARDS)
+    mine = state.picks.pick_of(seat)
+    return Prompt(PICK_PROMPT, title, tuple(pad[i] for i in _pickable(state, seat)), secret=True, pad=pad,
+                  current=None if mine is None else {"seat": seat, "pick": mine})
 
 
 def _pickable(state, seat):
     """The cards (indices) `seat` may pick now: those in its hand and, holding an unknown special
-    (table deal), the specials still free."""
+    (table deal), the specials not all revealed."""
     hand = state.hands[seat]
     held = [c for c in range(8) if hand[c]]
-    return held + _free_specials(state, seat) if state.specials[seat] == UNKNOWN else held
+    return held + _free_specials(state) if state.specials[seat] == UNKNOWN else held
 
 
-def _free_specials(state, seat):
-    """Table deal (R-1): the specials a seat holding an unknown one may play — those whose copies are not
-    all accounted for, revealed or locked in by another seat (two seats cannot hold the one Ordine)."""
+def _limit(state, card):
+    return state.seats - 2 if card == SPUNTO else 1
+
+
+def _revealed_specials(state, extra=()):
+    """Copies of each special revealed so far (and in `extra`, cards per seat), counted by card index."""
     seen = [0] * 8
-    for match in state.history:
-        for card in match.reveal:
-            seen[CARD_INDEX[card]] += 1
-    for other, card in zip(state.picks.seats, state.picks.chosen):
-        if card is not None and other != seat:
-            seen[CARD_INDEX[card]] += 1
-    return [c for c, limit in ((SPUNTO, state.seats - 2), (ORDINE, 1), (PESANTE, 1)) if seen[c] < limit]
+    cards = [c for match in state.history for c in match.reveal] + [c for c in extra if c]
+    for card in cards:
+        seen[CARD_INDEX[card]] += 1
+    return seen
+
+
+def _free_specials(state):
+    """Table deal, R-12: the specials a seat holding an unknown one may play — checked only against the
+    specials already revealed (and cards standing in a re-pick), never against other seats' unrevealed picks:
+    a pick list or a refusal must not let a seat learn what another has locked in."""
+    seen = _revealed_specials(state, state.standing or ())
+    return [c for c, _ in LIMITS if seen[c] < _limit(state, c)]
+
+
+def _clashing(state, chosen):
+    """R-12: the seats whose revealed special shows more copies than the game has, counting those revealed
+    earlier."""
+    seen = _revealed_specials(state, chosen)
+    over = {CARDS[c] for c, _ in LIMITS if seen[c] > _limit(state, c)}
+    return [s for s, card in enumerate(chosen) if card in over]
 
 
 PICK_KEYS, CHANCE_KEYS = frozenset({"seat", "pick"}), frozenset({"chance", "outcome"})
@@ -171,20 +197,29 @@ def apply(state, action):
 def _apply_pick(state, seat, card):
     if state.phase == OVER:
         raise Rejected("the game is over")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
-        raise Rejected(f"no seat {seat!r} at this table")
+    if not is_seat(seat, state.seats):
+        raise Rejected(f"no seat {seat + 1 if isinstance(seat, int) else repr(seat)} at this table")
     if card not in CARD_INDEX:
         raise Rejected(f"unknown card {card!r}")
     if state.picks is None or seat not in state.picks.seats:
-        raise Rejected(f"seat {seat + 1} has no pick to make now")
+        raise Rejected(f"player {seat + 1} has no pick to make now")
     if CARD_INDEX[card] not in _pickable(state, seat):
         # R-2 / R-3: the message names no card, so onlookers learn nothing.
-        ruling = "R-3" if state.phase == SPUNTO_PICK else "R-2"
-        raise Rejected(f"{ruling}: seat {seat + 1} does not hold that card")
+        raise Rejected(f"player {seat + 1} does not hold that card",
+                       rule="R-3" if state.phase == SPUNTO_PICK else "R-2")
     state = evolve(state, picks=secret.pick(state.picks, seat, card))
     if not state.picks.is_complete:
         return state
-    return _reveal(state) if state.phase == PICK else _replace_spunto(state)
+    if state.phase == SPUNTO_PICK:
+        return _replace_spunto(state)
+    chosen = tuple(state.standing[s] if state.standing and state.standing[s] else state.picks.pick_of(s)
+                   for s in range(state.seats))
+    clashing = _clashing(state, chosen)
+    if clashing:  # R-12: void the clashing picks; those seats pick again, the other cards stand
+        standing = tuple(None if s in clashing else c for s, c in enumerate(chosen))
+        return _record(state, {"void": state.history[-1].void + (chosen,)},
+                       standing=standing, picks=secret.open_round(clashing))
+    return _reveal(evolve(state, standing=None), chosen)
 
 
 def _take(state, chosen):
@@ -211,9 +246,9 @@ def _record(state, match, **changes):
     return evolve(state, history=history, **changes)
 
 
-def _reveal(state):
-    chosen = state.picks.revealed()
-    reveal = state.picks.chosen  # a round of every seat, in seat order
+def _reveal(state, reveal):
+    """Every seat's card of the match is shown (`reveal`, in seat order)."""
+    chosen = dict(enumerate(reveal))
     state = _record(state, {"reveal": reveal, "replacements": (None,) * state.seats}, **_take(state, chosen))
     spunto = [s for s, c in enumerate(reveal) if c == "spunto_interessante"]
     if not spunto:
@@ -306,7 +341,8 @@ def _apply_chance(state, kind, outcome):
     if state.phase == DEAL and kind == "deal":
         deck = specials_deck(state.seats)
         if not isinstance(outcome, list) or sorted(outcome, key=str) != sorted(deck):
-            raise Rejected(f"R-1: a deal gives each of the {state.seats} seats one card of the specials deck")
+            raise Rejected(f"a deal gives each of the {state.seats} players one card of the specials deck",
+                           rule="R-1")
         hands = tuple(h[:SPUNTO] + tuple(int(CARDS[i] == card) for i in range(SPUNTO, 8))
                       for h, card in zip(state.hands, outcome))
         return _start_match(evolve(state, hands=hands))
@@ -348,7 +384,7 @@ def result(state):
 
 def _match_view(match):
     return {"match": match.number, "reveal": list(match.reveal) or None,
-            "replacements": list(match.replacements) or None,
+            "replacements": list(match.replacements) or None, "void": [list(v) for v in match.void],
             "moves": [{"step": step, "delta": list(delta)} for step, delta in match.steps],
             "event": match.event}
 
@@ -363,7 +399,7 @@ def view(state, viewer=PUBLIC):
         "positions": list(state.positions), "match": len(state.history) or 1,
         "hand_sizes": [_held(state, s) for s in range(state.seats)],
         "event_discard": list(state.discard), "events_left": sum(state.deck),
-        "picking": [], "locked": [],
+        "picking": [], "locked": [], "standing": list(state.standing) if state.standing else None,
         "history": [_match_view(m) for m in state.history],
     }
     if state.picks is not None:
@@ -373,5 +409,10 @@ def view(state, viewer=PUBLIC):
         shown["hand"] = {CARDS[i]: n for i, n in enumerate(hand) if n}
         shown["special"] = state.specials[viewer] if state.specials[viewer] else next(
             (CARDS[i] for i in range(SPUNTO, 8) if hand[i]), None)
-        shown["can_pick"] = [a["pick"] for a in legal_actions(state, viewer)]
     return shown
+
+
+def public_lines(steps):
+    """A log exported during a game: revealed picks only, and no box deal (each seat's special is secret
+    until it is played)."""
+    return secret.public_lines(steps, hidden=lambda line: line.get("chance") == "deal")

@@ -1,40 +1,95 @@
-"""What every game module provides, and the names they share.
+"""The game contract: what every game module provides, and the names they share.
 
-A game module exposes ``NAME``, ``setup(seats, options)``, ``legal_actions(state, actor)``,
-``apply(state, action)``, ``current_actors(state)``, ``chance_outcomes(state)``,
-``view(state, viewer)``, ``result(state)`` and ``pad_action(state, seat, button)``.
+A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__.py``) exposes:
+
+- ``NAME`` (its log name), ``TITLE`` (as printed on the box), ``SEATS`` (fewest, most) and ``OPTIONS``
+  (a tuple of ``options.Option``: the typed table options, their defaults and checks).
+- ``setup(seats, options) -> state``: raises ``Rejected`` naming the bad seat count or option.
+- ``current_actors(state)``: the seats that may act now, ``CHANCE`` when a chance outcome is due, or
+  ``TERMINAL`` when the game is over.
+- ``chance_outcomes(state) -> [(action, probability)]``: the possible outcomes of the chance node the game is
+  at (``[]`` elsewhere). Rules never sample randomness and never read a clock: the caller picks an outcome.
+- ``legal_actions(state, actor) -> [action]``: every action ``actor`` (a seat or ``CHANCE``) may take now.
+- ``apply(state, action) -> state``: the next state, or ``Rejected`` with a message safe to show the whole
+  table. Never a silent no-op.
+- ``prompt(state, seat) -> Prompt | None``: what the seat may do now, as data; every input surface (the pad,
+  the phone, the host) is drawn from it. It depends only on what the seat itself may see.
+- ``view(state, viewer) -> dict``: what ``viewer`` (a seat, ``PUBLIC`` or ``HOST``) may see. Every public view
+  has ``game``, ``over`` and ``result`` (``None`` until over, then winners, losers and draw).
+- ``result(state)``: ``None`` until over.
+- ``public_lines(record) -> [line]`` (optional): the lines of a log exported during a game, holding only what
+  every player may already know. Without it, ``picks.public_lines`` applies: only revealed picks are kept.
+
 States and actions are plain data; actions have the shape of a game-log line (see replay-format.md).
+Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
 """
+from dataclasses import dataclass
 
 CHANCE = "chance"
 TERMINAL = "terminal"
 PUBLIC = "public"
 HOST = "host"
 
+# Prompt kinds
+PICK = "pick"  # a secret pick, revealed with the others of its round
+CHOOSE = "choose"  # an open decision
+NUMBER = "number"  # a value from a range
+PLACE = "place"  # a place on a map
+
 
 class Rejected(ValueError):
-    """An action the rules do not allow. The message is safe to show to the table."""
+    """An action the rules do not allow. The message is safe to show to the table: seats counted from 1, no
+    rule code. `rule` names the ruling (R-n) for logs and `arbitro replay`."""
+
+    def __init__(self, message, rule=None):
+        super().__init__(message)
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a seat may do: what people read, and the log line it makes."""
+    label: str
+    action: dict
+    group: str | None = None  # two-step choices: the first step picks the group (a village, a boat)
+
+    def as_data(self):
+        return {"label": self.label, "action": self.action, "group": self.group}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a seat may do now. ``title`` is a text key the game's presentation words. ``pad`` is the fixed
+    layout of a secret pick: a Choice per button (8, ``None`` for an unused one), the same whatever anyone
+    holds, so a press reveals nothing; a choice there that the rules refuse now is refused when pressed. A
+    prompt without ``pad`` is driven on the pad by a cursor."""
+    kind: str
+    title: str
+    choices: tuple
+    secret: bool = False
+    pad: tuple | None = None
+    current: dict | None = None  # the seat's locked-in pick, if any
+
+    def as_data(self):
+        return {"kind": self.kind, "title": self.title, "secret": self.secret,
+                "choices": [c.as_data() for c in self.choices],
+                "pad": None if self.pad is None else [c and c.label for c in self.pad],
+                "current": self.current}
+
+
+def is_seat(value, seats):
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats
 
 
 def check_seats(seats, low, high):
     if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
-        raise Rejected(f"this game takes {low} to {high} seats, not {seats!r}")
-
-
-def check_options(options, defaults):
-    """Fill in defaults; an unknown option is an error, not ignored."""
-    if not isinstance(options, dict):
-        raise Rejected("options must be an object")
-    unknown = sorted(set(options) - set(defaults))
-    if unknown:
-        raise Rejected(f"unknown option {unknown[0]!r}")
-    return {**defaults, **options}
+        raise Rejected(f"this game takes {low} to {high} players, not {seats!r}")
 
 
 def check_viewer(viewer, seats):
     if viewer in (PUBLIC, HOST):
         return
-    if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < seats:
+    if not is_seat(viewer, seats):
         raise Rejected(f"no such viewer: {viewer!r}")
 
 

@@ -1,0 +1,52 @@
+"""A pad's 8 buttons driving any prompt. A secret pick has a fixed layout: button n is the prompt's n-th pad
+choice, whatever anyone holds. Any other prompt is a cursor: 1 previous, 2 next, 7 back, 8 OK; choices in
+groups (a village, then a space) take two steps."""
+from engine.rules import Rejected
+
+PREV, NEXT, BACK, OK = 1, 2, 7, 8
+
+
+class Cursor:
+    """Where one seat's cursor stands in its prompt. It starts afresh whenever the prompt changes."""
+
+    def __init__(self):
+        self.prompt = None
+        self.group = None  # the group entered, in a two-step choice
+        self.index = 0
+
+    def _items(self):
+        """What the cursor moves over now: the groups, or the choices (of the group entered)."""
+        choices = self.prompt.choices
+        if self.group is None and any(c.group for c in choices):
+            return list(dict.fromkeys(c.group for c in choices))
+        return [c for c in choices if self.group is None or c.group == self.group]
+
+    def label(self):
+        item = self._items()[self.index]
+        return item if isinstance(item, str) else item.label
+
+    def press(self, prompt, seat, button):
+        """The action the press makes (the caller applies it), or None when it only moved the cursor."""
+        if prompt is None:
+            raise Rejected(f"player {seat + 1} has nothing to do now")
+        if prompt.pad is not None:
+            choice = prompt.pad[button - 1]
+            if choice is None:
+                raise Rejected(f"button {button} does nothing now")
+            return choice.action
+        if prompt != self.prompt:
+            self.prompt, self.group, self.index = prompt, None, 0
+        items = self._items()
+        if button in (PREV, NEXT):
+            self.index = (self.index + (1 if button == NEXT else -1)) % len(items)
+        elif button == BACK:
+            self.group, self.index = None, 0
+        elif button == OK:
+            item = items[self.index]
+            if isinstance(item, str):
+                self.group, self.index = item, 0
+            else:
+                return item.action
+        else:
+            raise Rejected(f"button {button} does nothing now: 1 and 2 move, 7 goes back, 8 confirms")
+        return None

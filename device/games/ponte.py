@@ -1,0 +1,135 @@
+"""Il ponte traballante on the box: its words, its result pages, the bridge drawing, its replay summary."""
+from dataclasses import dataclass
+
+from luma.core.legacy import text as tiny_text
+from luma.core.legacy.font import TINY_FONT
+
+from engine.rules.ponte import CARD_NAMES, EAST_BANK, START, WEST_BANK
+
+from ..screens import Screen, outcome_lines, paged, picking, seat
+from ..texts import text
+
+GAME = "ponte"
+TEXTS = {
+    "it": {
+        "deal": "Speciali", "deal_table": "dal tavolo", "deal_box": "dalla scatola",
+        "picks": "Match {n}: scelte", "spunto_pick": "Spunto: sostituisce", "repick": "Di nuovo: scelte",
+        "reveal": "Match {n}: carte", "void": "Doppione: nulle", "replacements": "Spunto",
+        "no_card": "nessuna carta: 3 Est", "moves": "Match {n}: mosse", "event": "Evento",
+        "bridge": "Ponte  O 1..21 E", "west": "Ovest {n}", "east": "Est {n}", "stay": "fermo",
+        "pick_card": "scegli", "pick_replacement": "sostituisci Spunto", "pick_again": "scegli di nuovo",
+        "positions": "Caselle",
+    },
+    "en": {
+        "deal": "Specials", "deal_table": "from the table", "deal_box": "from the box",
+        "picks": "Match {n}: picks", "spunto_pick": "Spunto: replacing", "repick": "Again: picks",
+        "reveal": "Match {n}: cards", "void": "Clash: void", "replacements": "Spunto",
+        "no_card": "no card: 3 East", "moves": "Match {n}: moves", "event": "Event",
+        "bridge": "Bridge  W 1..21 E", "west": "West {n}", "east": "East {n}", "stay": "stays",
+        "pick_card": "pick", "pick_replacement": "replace Spunto", "pick_again": "pick again",
+        "positions": "Spaces",
+    },
+}
+
+SPACE = 6  # pixels per bridge space: 21 spaces across 126 pixels
+TOKEN_HEIGHT = 7
+
+
+def say(lang, key, **values):
+    return text(lang, key, GAME, **values)
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """The bridge: each meeple a lit box with its seat number cut out, stacked on its space above the planks,
+    so meeples on neighbouring spaces read as two numbers, never one."""
+    positions: tuple
+
+    def draw(self, draw, height=64):
+        base = height - 4
+        for space in range(1, 22):
+            x = 1 + (space - 1) * SPACE
+            draw.line((x, base, x + SPACE - 2, base), fill="white")
+            if space in (1, 11, 21):
+                draw.line((x + 2, base + 1, x + 2, base + 3), fill="white")
+        for space in set(self.positions):
+            x = 1 + (space - 1) * SPACE
+            here = [s for s, p in enumerate(self.positions) if p == space]
+            for level, seat_number in enumerate(here):
+                top = base - 1 - (level + 1) * (TOKEN_HEIGHT + 1)
+                draw.rectangle((x, top, x + 4, top + TOKEN_HEIGHT - 1), fill="white")
+                tiny_text(draw, (x + 1, top + 1), str(seat_number + 1), fill="black", font=TINY_FONT)
+
+
+def live(view, lang):
+    if view["phase"] == "spunto":
+        title = say(lang, "spunto_pick")
+    elif view["standing"]:
+        title = say(lang, "repick")
+    else:
+        title = say(lang, "picks", n=view["match"])
+    return picking(view, lang, title)
+
+
+def _cards(lang, cards):
+    return [f"{seat(lang, s)} {CARD_NAMES[c]}" for s, c in enumerate(cards) if c]
+
+
+def _step_lines(lang, delta):
+    return [f"{seat(lang, s)} {say(lang, 'west' if d < 0 else 'east', n=abs(d))}" for s, d in enumerate(delta) if d]
+
+
+def bridge(positions, lang):
+    return Screen(say(lang, "bridge"), picture=Bridge(tuple(positions)))
+
+
+def positions_after(history, seats):
+    """Where the meeples stood after each match: its movement steps applied in order, each clamped to the
+    bridge (R-9), as the rules apply them."""
+    positions, after = [START] * seats, []
+    for match in history:
+        for step in match["moves"]:
+            positions = [min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(positions, step["delta"])]
+        after.append(tuple(positions))
+    return after
+
+
+def chapters(view, lang):
+    """Each match's results, page by page: void reveals (R-12), reveal, Spunto, moves, event, the bridge once
+    the match is done; the final result. A chapter's pages never change unless an undo takes it back."""
+    found = []
+    history = view["history"]
+    for match, positions in zip(history, positions_after(history, view["seats"])):
+        n = match["match"]
+        for i, void in enumerate(match["void"]):
+            found.append(((n, "void", i), paged(say(lang, "void"), _cards(lang, void))))
+        if not match["reveal"]:
+            continue
+        found.append(((n, "reveal"), paged(say(lang, "reveal", n=n), _cards(lang, match["reveal"]))))
+        steps = {m["step"]: m["delta"] for m in match["moves"]}
+        lines = _cards(lang, match["replacements"] or ())
+        lines += [f"{seat(lang, s)} {say(lang, 'no_card')}" for s, d in enumerate(steps.get("spunto", ())) if d]
+        if lines:
+            found.append(((n, "spunto"), paged(say(lang, "replacements"), lines)))
+        if "resolution" in steps:
+            found.append(((n, "moves"), paged(say(lang, "moves", n=n),
+                                              _step_lines(lang, steps["resolution"]) or [say(lang, "stay")])))
+        if match["event"]:
+            found.append(((n, "event"), paged(say(lang, "event"),
+                                              [CARD_NAMES[match["event"]]] + _step_lines(lang, steps.get("event", [])))))
+        if match["event"] or (view["over"] and match is history[-1]):
+            found.append(((n, "bridge"), [bridge(positions, lang)]))
+    if view["over"]:
+        found.append((("result",), [result(view, lang)]))
+    return found
+
+
+def result(view, lang):
+    spaces = " ".join(f"{seat(lang, s)}:{p}" for s, p in enumerate(view["positions"]))
+    return paged(text(lang, "over"), outcome_lines(view, lang) + [spaces])[0]
+
+
+def summary(view):
+    """A few lines for a person reading a replay in a terminal (English)."""
+    places = ", ".join(f"player {s + 1}: space {p}" for s, p in enumerate(view["positions"]))
+    return [f"match {view['match']} of 6", f"positions: {places}"]

@@ -1,0 +1,72 @@
+"""Typed table options: one schema serves validation, the OLED menu and the host page.
+
+An option is a choice among values, a whole number in a range, a seat, or a list checked by the game. A
+default may depend on the number of seats. Every refusal names the option."""
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .protocol import Rejected, is_seat
+
+CHOICE, INTEGER, SEAT, LIST = "choice", "integer", "seat", "list"
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str
+    default: Any  # a value, or a function of the seat count
+    choices: tuple = ()  # CHOICE: the values
+    low: int = 0  # INTEGER: the range
+    high: int = 0
+    check: Callable | None = None  # LIST: check(value, seats) -> value, or raise Rejected
+
+    def default_for(self, seats):
+        return self.default(seats) if callable(self.default) else self.default
+
+    def values(self, seats):
+        """The values the OLED menu cycles through (None for a list: it keeps its default there)."""
+        if self.kind == CHOICE:
+            return list(self.choices)
+        if self.kind == INTEGER:
+            return list(range(self.low, self.high + 1))
+        if self.kind == SEAT:
+            return list(range(seats))
+        return None
+
+    def validate(self, value, seats):
+        if self.kind == LIST:
+            if not isinstance(value, list):
+                raise Rejected(f"option {self.name}: a list, not {value!r}")
+            try:
+                return self.check(value, seats) if self.check else value
+            except Rejected as e:
+                raise Rejected(f"option {self.name}: {e}") from None
+        if self.kind == SEAT and not is_seat(value, seats):
+            raise Rejected(f"option {self.name}: a player from 1 to {seats}, not {_shown(value)}")
+        if self.kind == INTEGER and (not isinstance(value, int) or isinstance(value, bool)
+                                     or not self.low <= value <= self.high):
+            raise Rejected(f"option {self.name}: a number from {self.low} to {self.high}, not {value!r}")
+        if self.kind == CHOICE and value not in self.choices:
+            raise Rejected(f"option {self.name}: one of {', '.join(map(str, self.choices))}, not {value!r}")
+        return value
+
+    def as_data(self, seats):
+        return {"name": self.name, "kind": self.kind, "default": self.default_for(seats),
+                "values": self.values(seats)}
+
+
+def _shown(value):
+    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+def resolve(schema, seats, given):
+    """The options of a table of `seats`: `given` checked, the rest at their defaults. An unknown option is
+    an error, not ignored."""
+    if not isinstance(given, dict):
+        raise Rejected("options must be an object")
+    names = {option.name for option in schema}
+    unknown = sorted(set(given) - names)
+    if unknown:
+        raise Rejected(f"unknown option {unknown[0]!r}")
+    return {option.name: option.validate(given[option.name], seats) if option.name in given
+            else option.default_for(seats) for option in schema}
