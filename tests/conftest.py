@@ -13,6 +13,11 @@ def picks(state, *cards, start=0):
     return state
 
 
+def press(table, seat, button):
+    """What a Ponte pad's button `button` does for `seat`: pick the button-th card."""
+    return table.act({"seat": seat, "pick": ponte.CARDS[button - 1]})
+
+
 def event(state, card):
     return ponte.apply(state, {"chance": "event", "outcome": card})
 

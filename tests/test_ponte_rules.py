@@ -22,7 +22,7 @@ def test_setup_puts_every_meeple_on_11_with_six_cards():
 
 @pytest.mark.parametrize("seats", [2, 7, "4", True])
 def test_setup_refuses_a_seat_count_outside_3_to_6(seats):
-    with pytest.raises(Rejected, match="3 to 6 seats"):
+    with pytest.raises(Rejected, match="3 to 6 players"):
         ponte.setup(seats)
 
 
@@ -65,7 +65,7 @@ def test_r2_a_card_no_longer_held_is_rejected_naming_no_card():
     with pytest.raises(Rejected) as rejected:
         ponte.apply(state, {"seat": 0, "pick": SALTO})
     message = str(rejected.value)
-    assert message == "R-2: seat 1 does not hold that card"
+    assert message == "player 1 does not hold that card" and rejected.value.rule == "R-2"
     assert not any(name in message.lower() for name in ponte.CARDS + tuple(ponte.CARD_NAMES.values()))
     assert SALTO not in [a["pick"] for a in ponte.legal_actions(state, 0)]
 
@@ -90,14 +90,52 @@ def test_r1_table_deal_allows_one_ordine_one_pesante_and_n_minus_2_spunto():
     assert SPUNTO in legal(2) and PESANTE in legal(2)
     state = picks(state, PRUDENTE, PRUDENTE, SPUNTO, PESANTE)  # second Spunto: N−2 = 2 allowed
     state = event(ponte.apply(state, {"seat": 2, "pick": SCATTO}), "calma_piatta")
-    with pytest.raises(Rejected, match="R-2: seat 2 does not hold that card"):
+    with pytest.raises(Rejected, match="^player 2 does not hold that card$"):
         ponte.apply(state, {"seat": 1, "pick": SPUNTO})
 
 
-def test_r1_table_deal_refuses_a_second_ordine_locked_in_the_same_round():
-    state = picks(ponte.setup(3), ORDINE)
-    with pytest.raises(Rejected, match="R-2: seat 2 does not hold that card"):
-        ponte.apply(state, {"seat": 1, "pick": ORDINE})
+def test_r12_a_special_is_not_checked_against_another_seats_unrevealed_pick():
+    """Defect: a seat's pick list and the refusal changed when another seat locked in a special."""
+    base = ponte.setup(3)
+    locked = picks(base, ORDINE)
+    assert ponte.apply(locked, {"seat": 1, "pick": ORDINE}).picks.locked == (0, 1)
+    for seat in (1, 2):
+        assert ponte.legal_actions(locked, seat) == ponte.legal_actions(base, seat)
+        assert ponte.prompt(locked, seat) == ponte.prompt(base, seat)
+
+
+def test_r12_a_reveal_with_too_many_copies_voids_the_clashing_picks_and_they_pick_again():
+    state = picks(ponte.setup(4), ORDINE, SALTO, ORDINE, SPUNTO)
+    assert state.phase == "pick" and state.picks.seats == (0, 2)  # seats 1 and 3 re-pick
+    shown = ponte.view(state, PUBLIC)
+    assert shown["history"][-1]["void"] == [[ORDINE, SALTO, ORDINE, SPUNTO]]
+    assert shown["standing"] == [None, SALTO, None, SPUNTO] and shown["history"][-1]["reveal"] is None
+    assert ponte.prompt(state, 0).title == "pick_again"
+    with pytest.raises(Rejected, match="player 2 has no pick to make now"):  # the other cards stand
+        ponte.apply(state, {"seat": 1, "pick": SCATTO})
+    state = picks(state, ORDINE, None, VERTIGINI)  # one of them really holds it and picks it again
+    assert state.history[-1].reveal == (ORDINE, SALTO, VERTIGINI, SPUNTO)
+    assert state.phase == "spunto"  # then the match goes on as usual
+    assert ponte.view(state, 2)["special"] == "unknown"  # seat 2 has not shown its special yet
+
+
+def test_r12_the_re_pick_repeats_until_the_reveal_is_possible():
+    state = picks(ponte.setup(3), PESANTE, PESANTE, PESANTE)
+    assert state.picks.seats == (0, 1, 2)
+    state = picks(state, PESANTE, PESANTE, SALTO)
+    assert state.picks.seats == (0, 1) and state.standing == (None, None, SALTO)
+    assert len(state.history[-1].void) == 2
+    state = picks(state, PESANTE, SCATTO)
+    assert state.history[-1].reveal == (PESANTE, SCATTO, SALTO) and state.phase == "event"
+
+
+def test_r12_earlier_reveals_count_and_a_standing_card_counts_as_revealed():
+    state = event(picks(ponte.setup(3), ORDINE, SALTO, SCATTO), "calma_piatta")
+    assert ORDINE not in [a["pick"] for a in ponte.legal_actions(state, 1)]  # revealed in match 1
+    state = picks(ponte.setup(4), PESANTE, SPUNTO, PESANTE, SPUNTO)
+    assert state.picks.seats == (0, 2) and SPUNTO in state.standing
+    # Spunto: two are standing (N-2 = 2), so a re-picking seat may no longer pick one
+    assert SPUNTO not in [a["pick"] for a in ponte.legal_actions(state, 0)]
 
 
 def test_r1_box_deal_is_a_chance_outcome_and_each_seat_learns_only_its_own_special():
@@ -110,9 +148,9 @@ def test_r1_box_deal_is_a_chance_outcome_and_each_seat_learns_only_its_own_speci
     state = ponte.apply(state, {"chance": "deal", "outcome": deal})
     for seat, special in enumerate(deal):
         assert ponte.view(state, seat)["special"] == special
-        assert special in ponte.view(state, seat)["can_pick"]
+        assert {"seat": seat, "pick": special} in [c.action for c in ponte.prompt(state, seat).choices]
     assert "special" not in ponte.view(state, PUBLIC)
-    with pytest.raises(Rejected, match="R-2: seat 1 does not hold that card"):
+    with pytest.raises(Rejected, match="^player 1 does not hold that card$"):
         ponte.apply(state, {"seat": 0, "pick": PESANTE})
 
 
@@ -130,9 +168,9 @@ def test_r3_the_replacement_must_still_be_held_and_is_never_spunto():
     state = event(picks(ponte.setup(3), SALTO, SCATTO, VERTIGINI), "calma_piatta")
     state = picks(state, SPUNTO, SALTO, PAURA)
     for card in (SALTO, SPUNTO, ORDINE):
-        with pytest.raises(Rejected, match="R-3: seat 1 does not hold that card"):
+        with pytest.raises(Rejected, match="^player 1 does not hold that card$"):
             ponte.apply(state, {"seat": 0, "pick": card})
-    with pytest.raises(Rejected, match="seat 2 has no pick to make now"):
+    with pytest.raises(Rejected, match="player 2 has no pick to make now"):
         ponte.apply(state, {"seat": 1, "pick": VERTIGINI})
 
 
@@ -233,7 +271,7 @@ def test_r11_all_on_one_space_is_a_draw_and_ties_share_the_result():
 
 @pytest.mark.parametrize("action, message", [
     ({"seat": 0, "pick": "jolly"}, "unknown card 'jolly'"),
-    ({"seat": 9, "pick": SALTO}, "no seat 9 at this table"),
+    ({"seat": 9, "pick": SALTO}, "no seat 10 at this table"),
     ({"seat": True, "pick": SALTO}, "no seat True at this table"),
     ({"seat": 0, "pick": SALTO, "x": 1}, "unknown key 'x'"),
     ({"chance": "event", "outcome": "calma_piatta"}, "no 'event' chance outcome is due now"),
@@ -245,11 +283,10 @@ def test_malformed_actions_are_rejected_by_name(action, message):
         ponte.apply(ponte.setup(3), action)
 
 
-@pytest.mark.parametrize("button", [0, 9, "1", None])
-def test_a_ponte_pad_has_buttons_1_to_8(button):
-    with pytest.raises(Rejected, match="a Ponte pad has buttons 1 to 8"):
-        ponte.pad_action(ponte.setup(3), 0, button)
-
-
-def test_pad_buttons_follow_the_card_order_of_the_replay_format():
-    assert [ponte.pad_action(ponte.setup(3), 1, b)["pick"] for b in range(1, 9)] == list(ponte.CARDS)
+def test_the_pad_layout_is_the_card_order_of_the_replay_format_whatever_a_seat_holds():
+    state = event(picks(ponte.setup(3), SALTO, SCATTO, VERTIGINI), "calma_piatta")
+    for seat in range(3):
+        prompt = ponte.prompt(state, seat)
+        assert prompt.secret and prompt.kind == "pick"
+        assert [c.action for c in prompt.pad] == [{"seat": seat, "pick": card} for card in ponte.CARDS]
+    assert [c.label for c in ponte.prompt(state, 0).choices][0] == "Scatto repentino"  # Salto is gone

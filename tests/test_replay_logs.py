@@ -45,8 +45,9 @@ def test_log_that_breaks_a_rule_stops_at_its_line(name):
 def test_replay_without_json_prints_a_summary():
     done = run_replay(LOGS / "12_r9_both_banks_r6_tied_losers.jsonl")
     assert done.returncode == 0
-    assert "winners: seat 1" in done.stdout
-    assert "losers: seat 2, seat 3" in done.stdout
+    assert done.stdout.splitlines() == [
+        "ponte: over", "match 4 of 6", "positions: player 1: space 1, player 2: space 21, player 3: space 21",
+        "winners: player 1", "losers: player 2, player 3"]
 
 
 def test_seed_draws_the_missing_events_the_same_way_every_time():
@@ -69,19 +70,19 @@ def test_missing_file_is_a_usage_error():
     ("", "line 1: the log is empty"),
     ('{"arbitro": 2, "game": "ponte", "seats": 3}\n', "line 1: not an Arbitro log of format 1"),
     ('{"arbitro": 1, "game": "chess", "seats": 3}\n', "line 1: unknown game 'chess'"),
-    ('{"arbitro": 1, "game": "ponte", "seats": 7}\n', "line 1: this game takes 3 to 6 seats, not 7"),
-    ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "cards"}}\n', "line 1: deal must be"),
+    ('{"arbitro": 1, "game": "ponte", "seats": 7}\n', "line 1: this game takes 3 to 6 players, not 7"),
+    ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "cards"}}\n', "line 1: option deal: one of table, box, not 'cards'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"speed": 2}}\n', "line 1: unknown option 'speed'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "colour": 1}\n', "line 1: unknown key 'colour'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n[1, 2]\n', "line 2: each line must be a JSON object"),
-    ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 5, "pick": "vertigini"}\n', "line 2: no seat 5"),
+    ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 5, "pick": "vertigini"}\n', "line 2: no seat 6 at this table"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 0, "pick": "jolly"}\n', "line 2: unknown card 'jolly'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"host": "undo"}\n', "line 2: nothing to undo"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"host": "redo"}\n', "line 2: unknown host action 'redo'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 0}\n', "line 2: missing key 'pick'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "box"}}\n'
      '{"chance": "deal", "outcome": ["passo_pesante", "passo_pesante", "spunto_interessante"]}\n',
-     "line 2: R-1: a deal gives each of the 3 seats one card of the specials deck"),
+     "line 2: a deal gives each of the 3 players one card of the specials deck (R-1)"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "box"}}\n{"seat": 0, "pick": "vertigini"}\n',
      "line 2: the game needs a chance line ('deal') here"),
 ])

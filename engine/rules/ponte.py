@@ -198,7 +198,7 @@ def _apply_pick(state, seat, card):
     if state.phase == OVER:
         raise Rejected("the game is over")
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no seat {seat + 1 if isinstance(seat, int) else repr(seat)} at this table")
+        raise Rejected(f"no seat {seat + 1 if type(seat) is int else repr(seat)} at this table")
     if card not in CARD_INDEX:
         raise Rejected(f"unknown card {card!r}")
     if state.picks is None or seat not in state.picks.seats:
