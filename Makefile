@@ -1,4 +1,5 @@
-# `make run`: install and start the box in desktop mock mode.  `make test`: install and run every test.
+# `make run [PORT=8000]`: install and start the box in desktop mock mode.  `make test`: install and run every test.
+PORT ?= 8000
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +13,7 @@ $(BIN)/arbitro: pyproject.toml
 	touch $@
 
 run: $(BIN)/arbitro
-	$(BIN)/arbitro --mock --port 8000 --data data
+	$(BIN)/arbitro --mock --port $(PORT) --data data
 
 # The browser tests drive Debian's chromium; install it where it is missing and we may.
 chromium:

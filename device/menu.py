@@ -159,7 +159,7 @@ class HostMenu:
         label = {"game": text(lang, "choose_game"), "seats": text(lang, "choose_seats")}.get(key)
         label = label or text(lang, key, self.game)
         value = {"game": self.game, "seats": self.seats}.get(key, self.options.get(key))
-        lines = [f"{label}:", *wrap(f"> {self._value_label(key, value)}", indent="  ")]
+        lines = [f"{label}:", *wrap(self._value_label(key, value), indent="")]
         if key == "seats" and self.seats > self.wired_seats:  # the seats the pin map does not wire
             lines.append(text(lang, "phones_only", a=self.wired_seats + 1, b=self.seats))
         elif len(lines) < 3:

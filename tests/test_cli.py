@@ -1,9 +1,12 @@
-"""`arbitro` refuses to start half-configured, with a clear message."""
+"""`arbitro` refuses to start half-configured, with one clear line."""
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from engine.journal import Journal
 
 ROOT = Path(__file__).parent.parent
 
@@ -14,21 +17,45 @@ def arbitro(*args):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--game", "ponte", "--seats", "6"], "arbitro: this box wires 4 seats, not 6"),
-    (["--game", "ponte", "--seats", "2"], "arbitro: this game takes 3 to 6 seats, not 2"),
+    (["--game", "ponte", "--seats", "2"], "arbitro: this game takes 3 to 6 players, not 2"),
     (["--game", "chess", "--seats", "4"], "arbitro: unknown game 'chess'"),
     (["--game", "ponte"], "--game and --seats go together"),
+    (["--port", "99999"], "argument --port: must be from 1 to 65535, not 99999"),
+    (["--port", "http"], "argument --port: not a number: 'http'"),
+    (["--reveal-delay", "-1"], "argument --reveal-delay: must be from 0 to 10, not -1"),
 ])
-def test_the_box_refuses_a_game_it_cannot_referee(tmp_path, args, message):
-    done = arbitro("--mock", "--data", tmp_path, "--port", "0", *args)
+def test_the_box_refuses_what_it_cannot_do(tmp_path, args, message):
+    done = arbitro("--mock", "--data", tmp_path, *args)
     assert done.returncode == 2
     assert message in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_box_refuses_a_damaged_journal_and_leaves_it_alone(tmp_path):
     journal = tmp_path / "journal.sqlite3"
     journal.write_bytes(b"not a database" * 200)
-    done = arbitro("--mock", "--data", tmp_path, "--port", "0")
+    done = arbitro("--mock", "--data", tmp_path, "--port", "8765")
     assert done.returncode == 2
     assert "is damaged" in done.stderr and "move it aside" in done.stderr
     assert journal.read_bytes() == b"not a database" * 200
+
+
+def test_a_busy_port_is_one_clear_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = arbitro("--mock", "--data", tmp_path, "--port", port)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "serving on" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"arbitro: cannot serve on 127.0.0.1:{port} (")
+
+
+def test_two_boxes_on_one_data_directory_are_refused(tmp_path):
+    running = Journal(tmp_path / "journal.sqlite3")  # the first box holds the journal
+    try:
+        done = arbitro("--mock", "--data", tmp_path, "--port", "8765")
+    finally:
+        running.close()
+    assert done.returncode == 2
+    assert f"arbitro: another box is using the journal {tmp_path / 'journal.sqlite3'}: stop it first" in done.stderr

@@ -57,26 +57,31 @@ def test_a_claim_expires_after_30_seconds_and_the_press_then_picks(app, box, clo
 def test_a_seat_picks_from_its_phone_with_the_same_rules_as_the_pad(app, box):
     client = app.test_client()
     claim_seat(client, box, 2)
-    answer = client.post("/api/seats/2/pick", json={"card": "vertigini"})
+    prompt = client.get("/api/table?view=seat").get_json()["prompt"]
+    assert prompt["kind"] == "pick" and prompt["secret"] and prompt["title"] == "pick_card"
+    assert [c["action"] for c in prompt["choices"]][4] == {"seat": 2, "pick": "vertigini"}
+    answer = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
     assert answer.status_code == 200 and answer.get_json()["status"] == "applied"
     assert client.get("/api/table?view=seat").get_json()["my_pick"] == "vertigini"
     assert client.get("/api/table").get_json()["locked"] == [2]
     for seat, button in [(0, 1), (1, 2), (3, 4)]:
         press(box, seat, button)
-    refused = client.post("/api/seats/2/pick", json={"card": "vertigini"})
+    refused = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
     assert refused.status_code == 409
-    assert refused.get_json() == {"error": "R-2: seat 3 does not hold that card"}
+    assert refused.get_json() == {"error": "player 3 does not hold that card"}
 
 
 def test_another_seats_actions_are_refused(app, box):
     client = app.test_client()
     claim_seat(client, box, 2)
-    answer = client.post("/api/seats/1/pick", json={"card": "vertigini"})
+    answer = client.post("/api/seats/1/act", json={"action": {"seat": 1, "pick": "vertigini"}})
     assert answer.status_code == 403
-    assert answer.get_json()["error"] == "this phone holds seat 3, not seat 2"
+    assert answer.get_json()["error"] == "this phone holds player 3's seat, not player 2's"
+    answer = client.post("/api/seats/2/act", json={"action": {"seat": 1, "pick": "vertigini"}})
+    assert answer.status_code == 409 and answer.get_json()["error"].startswith("not an action of player 3")
     stranger = app.test_client()
-    answer = stranger.post("/api/seats/2/pick", json={"card": "vertigini"})
-    assert answer.status_code == 403 and "claim seat 3 first" in answer.get_json()["error"]
+    answer = stranger.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
+    assert answer.status_code == 403 and "claim player 3's seat first" in answer.get_json()["error"]
     assert box.table.view()["locked"] == []
 
 
@@ -85,16 +90,17 @@ def test_a_seat_token_is_good_for_one_game_only(app, box):
     claim_seat(client, box, 0)
     box.table.new_game("ponte", 3)
     assert "viewer" not in client.get("/api/table?view=seat").get_json()
-    assert client.post("/api/seats/0/pick", json={"card": "vertigini"}).status_code == 403
+    assert client.post("/api/seats/0/act", json={"action": {"seat": 0, "pick": "vertigini"}}).status_code == 403
 
 
 @pytest.mark.parametrize("url, payload, status, message", [
-    ("/api/seats/0/pick", {"card": 3}, 400, "card must be a card's id"),
-    ("/api/seats/0/pick", {"kard": "x"}, 400, "missing key 'card'"),
-    ("/api/seats/0/pick", {"card": "vertigini", "seat": 1}, 400, "unknown key 'seat'"),
-    ("/api/seats/0/pick", "vertigini", 400, "send a JSON object"),
-    ("/api/seats/0/pick", {"card": "jolly"}, 409, "unknown card 'jolly'"),
-    ("/api/seats/9/claim", {}, 404, "no seat 10 at this table of 4"),
+    ("/api/seats/0/act", {"action": "vertigini"}, 400, "action must be an object"),
+    ("/api/seats/0/act", {"card": "x"}, 400, "missing key 'action'"),
+    ("/api/seats/0/act", {"action": {"seat": 0, "pick": "vertigini"}, "seat": 1}, 400, "unknown key 'seat'"),
+    ("/api/seats/0/act", "vertigini", 400, "send a JSON object"),
+    ("/api/seats/0/act", {"action": {"seat": 0, "pick": "jolly"}}, 409, "unknown card 'jolly'"),
+    ("/api/seats/0/act", {"action": {"seat": 0, "card": "salto"}}, 409, "unknown key 'card'"),
+    ("/api/seats/9/claim", {}, 404, "no player 10 at this table of 4"),
 ])
 def test_malformed_phone_requests_say_what_is_wrong_and_change_nothing(app, box, url, payload, status, message):
     client = app.test_client()
@@ -127,15 +133,15 @@ def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "box"}}
                        ).status_code == 201
     assert box.table.view()["seats"] == 3
-    bad = client.post("/api/host/game", json={"game": "ponte", "seats": 6, "options": {}})
-    assert bad.status_code == 400 and bad.get_json()["error"] == "this box wires 4 seats, not 6"
+    bad = client.post("/api/host/game", json={"game": "ponte", "seats": 7, "options": {}})
+    assert bad.status_code == 400 and bad.get_json()["error"] == "this game takes 3 to 6 players, not 7"
     bad = client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "x"}})
-    assert bad.status_code == 400 and "deal must be" in bad.get_json()["error"]
+    assert bad.status_code == 400 and bad.get_json()["error"] == "option deal: one of table, box, not 'x'"
     press(box, 0, 1)
     log = client.get("/api/host/log")
     assert log.mimetype == "application/x-ndjson" and "attachment" in log.headers["Content-Disposition"]
     lines = [json.loads(line) for line in log.get_data(as_text=True).splitlines()]
-    assert lines[0]["options"] == {"deal": "box"} and lines[1]["chance"] == "deal"
+    assert lines == [{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "box"}}]  # nothing secret yet
     assert client.post("/api/host/language", json={"language": "en"}).status_code == 200
     assert box.display.screen.title == "Match 1: picks"
     assert client.post("/api/host/language", json={"language": "de"}).status_code == 400
@@ -186,10 +192,40 @@ def test_the_qr_code_path_is_accepted_in_capitals(app):
         assert answer.status_code == 302 and answer.headers["Location"] == "/"
 
 
-def test_the_rules_page_carries_the_rulings(app):
-    page = app.test_client().get("/rules/ponte").get_data(as_text=True)
-    assert "<strong>R-11</strong>" in page and "Il ponte traballante" in page
-    assert app.test_client().get("/rules/chess").status_code == 404
+def test_the_rules_pages_are_for_players_in_both_languages(app):
+    client = app.test_client()
+    italian = client.get("/rules/ponte?lang=it").get_data(as_text=True)
+    english = client.get("/rules/ponte?lang=en").get_data(as_text=True)
+    assert '<html lang="it">' in italian and "Un match (al massimo sei)" in italian
+    assert '<html lang="en">' in english and "A match (six at most)" in english
+    for page in (italian, english):
+        assert "<table>" in page and "<ol>" in page and "<strong>" in page
+        assert "**" not in page and "R-1" not in page and "seeds" not in page and "tests" not in page
+    assert client.get("/rules/chess").status_code == 404
+
+
+def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
+    box = make_box()
+    box.table.new_game("ponte", 6)  # the pin map wires 4 pads
+    client = create_app(box, mock=False).test_client()
+    host_phone = create_app(box, mock=True).test_client()
+    assert [s["viewer"] for s in host_phone.get("/api/host/seats").get_json()["seats"]] == [4, 5]
+    claim = client.post("/api/seats/5/claim", json={}).get_json()
+    assert claim["confirm_by"] == "host"
+    press(box, 0, 1)  # a seat's press confirms nothing for seat 6
+    assert client.get(f"/api/claims/{claim['claim']}").get_json()["status"] == "pending"
+    box.click(box.pin_of(host="ok"))  # the host panel's OK does
+    assert client.get(f"/api/claims/{claim['claim']}").get_json() == {"status": "confirmed", "seat": 5,
+                                                                     "host": False}
+    assert client.post("/api/seats/5/act", json={"action": {"seat": 5, "pick": "salto_atletico"}}).status_code == 200
+    seats = host_phone.get("/api/host/seats").get_json()["seats"]
+    assert [s["viewer"] for s in seats] == [4] and seats[0]["prompt"]["kind"] == "pick"
+    answer = host_phone.post("/api/host/seats/4/act", json={"action": {"seat": 4, "pick": "vertigini"}})
+    assert answer.status_code == 200 and box.table.view()["locked"] == [0, 4, 5]
+    for seat in (3, 5):  # a seat with its own pad or phone plays for itself
+        refused = host_phone.post(f"/api/host/seats/{seat}/act", json={"action": {"seat": seat, "pick": "vertigini"}})
+        assert refused.status_code == 403 and "plays by its own pad or phone" in refused.get_json()["error"]
+    assert create_app(box, mock=False).test_client().get("/api/host/seats").status_code == 403
 
 
 def test_every_page_and_asset_is_served_by_the_box(app):
@@ -197,7 +233,7 @@ def test_every_page_and_asset_is_served_by_the_box(app):
     for path in ["/", "/seat", "/host", "/rules/ponte"]:
         body = client.get(path).get_data(as_text=True)
         assert "http://" not in body and "https://" not in body and "//" not in body.replace("<!--", "")
-    for asset in ["/static/phone.js", "/static/phone.css"]:
+    for asset in ["/static/phone.js", "/static/phone.css", "/static/games/ponte.js"]:
         answer = client.get(asset)
         assert answer.status_code == 200
         assert "http" not in answer.get_data(as_text=True).replace("https?", "")

@@ -64,7 +64,7 @@ def test_no_viewer_is_served_another_seats_unrevealed_pick(sides):
     every = []
     for seat, card_a, card_b in SCRIPT:
         for side, card in ((a, card_a), (b, card_b)):
-            answer = side.phones[seat].post(f"/api/seats/{seat}/pick", json={"card": card})
+            answer = side.phones[seat].post(f"/api/seats/{seat}/act", json={"action": {"seat": seat, "pick": card}})
             assert answer.status_code == 200, answer.get_json()
         for viewer in VIEWERS:
             served_a, served_b = a.served(viewer), b.served(viewer)

@@ -51,20 +51,28 @@ def test_a_press_answers_after_the_action_is_journaled(client, tmp_path):
 
 
 def test_a_rejected_press_is_200_and_says_why(client, tmp_path):
-    client.post("/box/press", json={"seat": 0, "button": 7})
-    body = client.post("/box/press", json={"seat": 1, "button": 7}).get_json()
-    assert body["status"] == "rejected" and body["error"] == "R-2: seat 2 does not hold that card"
-    assert len(journal_lines(tmp_path)) == 1
+    for seat, button in [(0, 7), (1, 1), (2, 2), (3, 3)]:
+        client.post("/box/press", json={"seat": seat, "button": button})
+    body = client.post("/box/press", json={"seat": 1, "button": 7}).get_json()  # the one Ordine is revealed
+    assert body["status"] == "rejected" and body["error"] == "player 2 does not hold that card"
+    assert len(journal_lines(tmp_path)) == 5
+
+
+def test_the_layout_shows_only_the_pads_of_the_seats_in_play(client, box):
+    layout = client.get("/box/layout").get_json()
+    assert layout["seats"] == 4 and layout["labels"][0][0] == "Salto atletico"
+    box.table.new_game("ponte", 3)
+    assert client.get("/box/layout").get_json()["seats"] == 3
 
 
 def test_a_host_press_drives_the_host_panel(client, box):
     body = client.post("/box/press", json={"host": "menu"}).get_json()
     assert body["status"] == "done"
-    assert box.display.screen.lines[:2] == (">Telefoni (QR)", " Termina partita")
+    assert box.display.screen.lines == (">Torna al gioco", " Telefoni (QR)", " Termina partita", "OK: scegli")
 
 
 @pytest.mark.parametrize("payload, message", [
-    ({"seat": 4, "button": 1}, "unknown seat 4; this box has seats 0 to 3"),
+    ({"seat": 4, "button": 1}, "unknown seat 4; this box wires seats 0 to 3 (counted from 0)"),
     ({"seat": 0, "button": 9}, "unknown button 9; a pad has buttons 1 to 8"),
     ({"seat": 0, "button": "1"}, "unknown button '1'"),
     ({"seat": True, "button": 1}, "unknown seat True"),
