@@ -1,0 +1,212 @@
+"""The game contract (engine/rules/protocol.py), checked over every registered game: a game gets all of this
+by registering. Random legal games end; listed actions are accepted and others refused by name; prompts offer
+only legal actions; exports replay; views carry the required keys; and two tables that differ only in one
+seat's secret pick serve every other viewer the same bytes, on every endpoint and stream event, until the
+reveal."""
+import json
+import random
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from engine.record import GameRecord, header
+from engine.replay import replay
+from engine.rules import CHANCE, GAMES, HOST, PUBLIC, TERMINAL, Rejected
+from engine.rules.protocol import Prompt
+from engine.table import Table
+from web_companion import api, create_app
+
+MAX_STEPS = 3000
+SEEDS = range(12)
+
+
+def random_game(rules, seed, undo_rate=0.0):
+    """A random legal game through a Table, seat actions chosen from the listed legal ones."""
+    rng = random.Random(seed)
+    low, high = rules.SEATS
+    table = Table(random=random.Random(seed))
+    table.new_game(rules.NAME, rng.randint(low, high))
+    steps = 0
+    while not table.view()["over"]:
+        actors = rules.current_actors(table._record.state)
+        assert actors not in (CHANCE, TERMINAL), "the table draws chance at once; terminal means over"
+        if undo_rate and table.can_undo and rng.random() < undo_rate:
+            table.undo()
+        else:
+            seat = rng.choice(list(actors))
+            table.act(rng.choice(table.legal_actions(seat)))
+        steps += 1
+        assert steps < MAX_STEPS, "a random legal game did not end"
+    return table
+
+
+@pytest.fixture(params=sorted(GAMES))
+def rules(request):
+    return GAMES[request.param]
+
+
+def test_the_module_declares_the_contract(rules):
+    for name in ("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors", "chance_outcomes",
+                 "legal_actions", "apply", "prompt", "view", "result"):
+        assert hasattr(rules, name), name
+    low, high = rules.SEATS
+    for seats in (low - 1, high + 1, "3", True):
+        with pytest.raises(Rejected):
+            rules.setup(seats, {})
+    with pytest.raises(Rejected, match="unknown option 'nonsense'"):
+        rules.setup(low, {"nonsense": 1})
+    for option in rules.OPTIONS:
+        with pytest.raises(Rejected, match=f"option {option.name}:"):
+            rules.setup(low, {option.name: {"not": "valid"}})
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_legal_games_end_and_replay_to_the_same_view(rules, seed):
+    table = random_game(rules, seed, undo_rate=0.03)
+    shown = table.view()
+    assert shown["result"] is not None and set(shown["result"]) == {"winners", "losers", "draw"}
+    del shown["version"]
+    assert replay(table.export()).view(PUBLIC) == shown
+    table.close()
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_every_listed_action_and_prompt_choice_is_accepted_and_others_are_refused_by_name(rules, seed):
+    rng = random.Random(seed)
+    record = GameRecord(header(rules.NAME, rules.SEATS[0]))
+    while not record.is_over:
+        state = record.state
+        actors = rules.current_actors(state)
+        if actors == CHANCE:
+            record.apply(rng.choice(rules.legal_actions(state, CHANCE)))
+            continue
+        for seat in range(record.header["seats"]):
+            listed = rules.legal_actions(state, seat)
+            prompt = rules.prompt(state, seat)
+            if seat not in actors:
+                assert listed == [] and prompt is None
+                continue
+            assert isinstance(prompt, Prompt) and prompt.choices
+            assert [c.action for c in prompt.choices] == listed  # the prompt offers exactly what is legal
+            for action in listed:
+                rules.apply(state, action)
+            if prompt.pad is not None:
+                assert len(prompt.pad) == 8
+        sample = rules.legal_actions(state, actors[0])[0]
+        for bad in ("a string", {}, {"seat": 0, "nonsense": 1}, {"chance": "x", "outcome": None},
+                    {**sample, "seat": 99}, {**sample, "seat": True}, {**sample, "extra": 1}):
+            with pytest.raises(Rejected):
+                rules.apply(state, bad)
+        for seat in [s for s in range(record.header["seats"]) if s not in actors]:
+            with pytest.raises(Rejected):
+                rules.apply(state, {**sample, "seat": seat})
+        seat = rng.choice(list(actors))
+        record.apply(rng.choice(rules.legal_actions(state, seat)))
+
+
+def test_every_view_carries_the_required_keys(rules):
+    table = random_game(rules, 1)
+    for viewer in [PUBLIC, HOST] + list(range(table.seats)):
+        shown = table.view(viewer)
+        assert {"game", "over", "result", "version"} <= set(shown)
+        assert shown["game"] == rules.NAME and shown["over"] is True
+    fresh = rules.setup(rules.SEATS[0], {})
+    assert rules.view(fresh, PUBLIC)["result"] is None and rules.view(fresh, PUBLIC)["over"] is False
+    table.close()
+
+
+# -- the secrecy property ------------------------------------------------------------------------------------
+class Side:
+    """One table with a phone for every viewer: seat phones claimed, the host claimed, streams open."""
+
+    def __init__(self, box, seats):
+        self.box = box
+        self.app = create_app(box, mock=True)  # mock mode: the OLED image is served too
+        self.viewers = [PUBLIC, HOST] + list(range(seats))
+        self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
+        for seat in range(seats):
+            claim = self.phones[seat].post(f"/api/seats/{seat}/claim", json={}).get_json()["claim"]
+            box.press(host="ok") if seat >= box.wired_seats else box.press(seat=seat, button=1)
+            assert self.phones[seat].get(f"/api/claims/{claim}").get_json()["status"] == "confirmed"
+        self.streams = {viewer: iter(self.phones[viewer].get(
+            "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
+            for viewer in self.viewers}
+
+    def served(self, viewer):
+        """Everything `viewer` is served now: its GETs and the stream events since the last look."""
+        phone = self.phones[viewer]
+        paths = {PUBLIC: ["/api/table", "/box/oled.png", "/box/layout"],
+                 HOST: ["/api/table", "/api/host", "/api/host/seats", "/api/host/log"]}
+        bodies = [phone.get(path).get_data() for path in paths.get(viewer, ["/api/table?view=seat"])]
+        while True:
+            chunk = next(self.streams[viewer]).decode()
+            if chunk == ": keep-alive\n\n":
+                break
+            bodies.append(chunk.encode())
+        return bodies
+
+    def refusals(self, seat):
+        """What each pad button and each listed action would do for `seat` now: accepted, or the refusal."""
+        rules, state = self.box.table._record.rules, self.box.table._state()
+        prompt = rules.prompt(state, seat)
+        tried = [c.action for c in (prompt.pad or ()) if c] if prompt else []
+        answers = []
+        for action in tried + rules.legal_actions(state, seat):
+            try:
+                rules.apply(state, action)
+                answers.append("ok")
+            except Rejected as e:
+                answers.append(str(e))
+        return answers
+
+
+def secret_fork(sides, rng):
+    """Play both tables the same way until a seat has a secret pick with two choices while another seat has
+    yet to act (so the pick stays secret for a while); return that seat."""
+    a, b = sides
+    while not a.box.table.view()["over"]:
+        table = a.box.table
+        actors = table._record.rules.current_actors(table._record.state)
+        waiting = [s for s in actors if table.prompt(s).current is None]
+        secret = [s for s in waiting if table.prompt(s).secret and len(table.prompt(s).choices) > 1]
+        if secret and len(waiting) > 1 and rng.random() < 0.4:
+            return rng.choice(secret)
+        seat = rng.choice(list(actors))
+        action = rng.choice(table.legal_actions(seat))
+        for side in sides:
+            assert side.box.seat_act(seat, action)["status"] != "rejected"
+    return None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
+                                                                               monkeypatch):
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    rng = random.Random(seed)
+    seats = rules.SEATS[0]
+    sides = []
+    for name in "ab":
+        box = make_box(seed=seed, data=tmp_path / name, pins=MockFactory(revision="a020a0"))
+        box.table.new_game(rules.NAME, seats)
+        sides.append(Side(box, seats))
+    a, b = sides
+    picker = secret_fork(sides, rng)
+    assert picker is not None, "no secret pick came up"
+    first, second = rng.sample(a.box.table.prompt(picker).choices, 2)
+    assert a.box.seat_act(picker, first.action)["status"] != "rejected"
+    assert b.box.seat_act(picker, second.action)["status"] != "rejected"
+    checked = 0
+    while a.box.table.view() == b.box.table.view():  # until the reveal
+        for viewer in [v for v in a.viewers if v != picker]:
+            assert a.served(viewer) == b.served(viewer), f"{viewer} can tell player {picker + 1}'s pick"
+            if isinstance(viewer, int):
+                assert a.refusals(viewer) == b.refusals(viewer)
+        assert a.served(picker) != b.served(picker)  # its own phone does see its pick
+        checked += 1
+        table = a.box.table
+        others = [s for s in table._record.rules.current_actors(table._record.state) if s != picker]
+        seat = rng.choice(others)
+        action = rng.choice(table.legal_actions(seat))
+        for side in sides:
+            assert side.box.seat_act(seat, action)["status"] != "rejected"
+    assert checked
