@@ -48,6 +48,6 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
     assert oled(page) != revealed
     screenshot(page, "box-3-moves")
     page.click('[data-seat="0"][data-button="1"]')  # Salto again: the box refuses it
-    page.wait_for_function("document.getElementById('status').textContent.includes('R-2')")
-    assert page.locator("#status").inner_text() == "R-2: seat 1 does not hold that card"
+    page.wait_for_function("document.getElementById('status').textContent.includes('does not hold')")
+    assert page.locator("#status").inner_text() == "player 1 does not hold that card"
     screenshot(page, "box-4-rejected")

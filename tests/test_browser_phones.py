@@ -49,7 +49,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     host = browser.new_context(locale="en-GB", **PHONE).new_page()
     host.goto(server.url + "/host")
     host.select_option("#seats", "4")
-    host.click("button[type=submit]:has-text('Start')")
+    host.click("#start")
     bob.wait_for_selector("text=Il ponte traballante")  # no reload: the stream brought it
     assert bob.locator(".seats li").count() == 4
 
@@ -58,11 +58,12 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     alice.wait_for_selector("text=Ora premi un tasto qualsiasi")
     assert press(server, {"seat": 0, "button": 6})["status"] == "claimed"
     alice.wait_for_selector("text=Sei il giocatore 1")
-    assert alice.locator(".card").count() == 8  # five normal cards and the three possible specials
+    alice.wait_for_selector("text=Scegli la tua carta in segreto")
+    assert alice.locator(".choice").count() == 8  # five normal cards and the three possible specials
     screenshot(alice, "phone-seat-it")
 
-    alice.click(".card:has-text('Vertigini')")
-    alice.wait_for_selector(".card.chosen:has-text('Vertigini')")
+    alice.click(".choice:has-text('Vertigini')")
+    alice.wait_for_selector(".choice.chosen:has-text('Vertigini')")
     bob.wait_for_selector(".seats li:first-child .tag.done")  # bob sees that player 1 has picked, not what
     assert "Vertigini" not in bob.inner_text("main")
     screenshot(bob, "phone-table-en-locked")
@@ -70,7 +71,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     host.click("button:has-text('Undo the last action')")
     host.click("button:has-text('Undo the last action? ✓')")
     bob.wait_for_selector(".seats li:first-child .tag:not(.done)")
-    alice.wait_for_selector(".pick:has-text('nessuna, per ora')")
+    alice.wait_for_selector(".choice:has-text('Vertigini'):not(.chosen)")
     screenshot(host, "phone-host-en")
 
     for seat, button in [(0, 1), (1, 2), (2, 4), (3, 5)]:
@@ -87,5 +88,42 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     alice.goto(server.url + "/seat?lang=en")
     alice.wait_for_selector("text=You are player 1")
     screenshot(alice, "phone-seat-en")
-    alice.goto(server.url + "/rules/ponte")
-    alice.wait_for_selector("text=R-11")
+    alice.goto(server.url + "/rules/ponte?lang=it")
+    alice.wait_for_selector("text=Un match (al massimo sei)")
+    screenshot(alice, "phone-rules-it")
+
+    # A start over a running game asks first
+    host.goto(server.url + "/host?lang=en")
+    host.click("#start")
+    host.wait_for_selector("#start:has-text('A game is under way: start another? ✓')")
+    assert json.load(urllib.request.urlopen(server.url + "/api/table"))["match"] == 2
+
+    play_to_the_end(server)
+    bob.wait_for_selector(".result .winners")
+    for page in (bob, alice):
+        page.goto(server.url + "/")
+        page.wait_for_selector(".result")
+        assert "[object" not in page.inner_text(".result")
+    assert bob.inner_text(".result .winners").startswith("Wins:")
+    alice.goto(server.url + "/seat?lang=it")
+    alice.wait_for_selector("text=La partita è finita")
+    screenshot(alice, "phone-seat-it-over")
+    alice.goto(server.url + "/?lang=it")
+    assert alice.inner_text(".result .winners").startswith("Vince:")
+    screenshot(alice, "phone-table-it-over")
+
+
+def play_to_the_end(server):
+    """Every seat in turn presses its buttons until one is taken, to the end of the game."""
+    for _ in range(200):
+        shown = json.load(urllib.request.urlopen(server.url + "/api/table"))
+        if shown["over"]:
+            return
+        waiting = [s for s in shown["picking"] if s not in shown["locked"]]
+        for seat in waiting[:1]:
+            for button in range(1, 9):
+                if press(server, {"seat": seat, "button": button})["status"] in ("applied", "held"):
+                    break
+        if not waiting:
+            urllib.request.urlopen(server.url + "/api/table?since=%d" % shown["version"]).read()
+    raise AssertionError("the game did not end")

@@ -34,7 +34,7 @@ function drawPads(layout) {
       const key = document.createElement("button");
       key.dataset.seat = seat;
       key.dataset.button = button;
-      const label = layout.labels ? layout.labels[button - 1] : "";
+      const label = layout.labels[seat][button - 1] || "";
       key.innerHTML = `<b>${button}</b>`;
       key.append(label);
       key.setAttribute("aria-label", `Seat ${seat + 1}, button ${button}${label ? ": " + label : ""}`);

@@ -120,9 +120,9 @@ const ARBITRO = (() => {
     const choices = el("div", {class: "choices"});
     const showGroup = (group) => choices.replaceChildren(...(group === null ?
       groups.map((g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, g)) :
-      [prompt.choices.filter((c) => c.group === group).map(button),
+      [prompt.choices.filter((c) => !groups.length || c.group === group).map(button),
        groups.length ? el("button", {class: "choice back", onclick: () => showGroup(null)}, "←") : null].flat()));
-    showGroup(groups.length ? null : undefined);
+    showGroup(groups.length ? null : "");
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,
