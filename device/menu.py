@@ -161,7 +161,9 @@ class HostMenu:
         value = {"game": self.game, "seats": self.seats}.get(key, self.options.get(key))
         lines = [f"{label}:", *wrap(self._value_label(key, value), indent="")]
         if key == "seats" and self.seats > self.wired_seats:  # the seats the pin map does not wire
-            lines.append(text(lang, "phones_only", a=self.wired_seats + 1, b=self.seats))
+            unwired = range(self.wired_seats, self.seats)
+            ends = sorted({unwired[0], unwired[-1]})
+            lines.append(text(lang, "phones_only", seats="-".join(seat(lang, s) for s in ends)))
         elif len(lines) < 3:
             lines.append(text(lang, "change"))
         lines.append(text(lang, "start") if self.step == len(steps) - 1 else text(lang, "ok_next"))

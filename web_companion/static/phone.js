@@ -121,7 +121,8 @@ const ARBITRO = (() => {
     const showGroup = (group) => choices.replaceChildren(...(group === null ?
       groups.map((g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, g)) :
       [prompt.choices.filter((c) => !groups.length || c.group === group).map(button),
-       groups.length ? el("button", {class: "choice back", onclick: () => showGroup(null)}, "←") : null].flat()));
+       groups.length ? el("button", {class: "choice back", onclick: () => showGroup(null)}, "←") : null]
+        .flat().filter(Boolean)));
     showGroup(groups.length ? null : "");
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,

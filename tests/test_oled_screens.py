@@ -1,0 +1,104 @@
+"""Every OLED screen of every game fits the 128×64 panel, in both languages: the host menu at every step, the
+join screen, live screens, every result page, the final screen, refusals. Each is drawn, measured in pixels,
+and put on a contact sheet (tests/screenshots/oled-<lang>.png) for a person to look at."""
+import random
+
+import pytest
+from PIL import Image
+
+from device import screens
+from device.display import FONT, HEIGHT, LINE, QR_SIZE, WIDTH, render
+from device.menu import HostMenu
+from device.texts import text
+from engine.rules import GAMES
+from engine.table import Table
+from tests.browser import SCREENSHOTS
+
+BODY_TOP = LINE + 1
+
+
+def every_screen(lang):
+    """Distinct screens of random games of every game and size, plus the menus and the join screen."""
+    found = {}
+    for name, rules in sorted(GAMES.items()):
+        low, high = rules.SEATS
+        for seats in range(low, high + 1):
+            rng = random.Random(seats)
+            table = Table(random=random.Random(seats))
+            table.new_game(name, seats)
+            menu = HostMenu(table, 4, lang, "http://192.168.100.200:65535")
+            while True:
+                shown = table.view()
+                found.setdefault(screens.live(shown, lang), None)
+                for _, pages in screens.chapters(shown, lang):
+                    for page in pages:
+                        found.setdefault(page, None)
+                if shown["over"]:
+                    break
+                actors = rules.current_actors(table._record.state)
+                seat = rng.choice(list(actors))
+                found.setdefault(screens.Screen(f"{screens.seat(lang, seat)}: {text(lang, 'rejected')}",
+                                                screens.live(shown, lang).lines), None)
+                table.act(rng.choice(table.legal_actions(seat)))
+            for key in ("menu", "prev", "next"):  # the in-game menu, after the end: a new game's steps
+                menu.press(key)
+                found.setdefault(menu.screen(), None)
+            menu.mode = "setup"
+            while menu.mode == "setup":
+                for _ in range(8):
+                    menu.press("next")
+                    found.setdefault(menu.screen(), None)
+                if menu.step + 1 == len(menu._steps()):
+                    break
+                menu.press("ok")
+            for mode in ("undo", "end", "ingame", "join"):
+                menu.mode = mode
+                found.setdefault(menu.screen(), None)
+    found.setdefault(screens.no_game(lang, "http://192.168.100.200:65535"), None)
+    found.setdefault(screens.no_game(lang), None)
+    return list(found)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_screen_fits_the_panel(lang):
+    shown = every_screen(lang)
+    assert len(shown) > 40
+    for screen in shown:
+        for line in (screen.title,) + screen.lines:
+            line.encode("latin-1")  # the panel's font has Latin-1 (sì, è) and nothing beyond
+        if screen.qr:
+            assert len(screen.lines) <= screens.QR_LINES, screen
+            for line in (screen.title,) + screen.lines:
+                assert FONT.getlength(line) <= WIDTH - QR_SIZE - 4, (line, screen)
+            continue
+        assert FONT.getlength(screen.title) <= WIDTH - 1, screen
+        if screen.picture is not None:
+            assert not screen.lines
+            continue
+        assert len(screen.lines) <= screens.BODY_LINES, screen
+        assert BODY_TOP + len(screen.lines) * LINE <= HEIGHT
+        for line in screen.lines:
+            assert FONT.getlength(line) <= WIDTH, (line, screen)
+    sheet = Image.new("1", ((WIDTH + 4) * 6, (HEIGHT + 4) * ((len(shown) + 5) // 6)), 1)
+    for i, screen in enumerate(shown):
+        sheet.paste(render(screen), ((i % 6) * (WIDTH + 4), (i // 6) * (HEIGHT + 4)))
+    SCREENSHOTS.mkdir(exist_ok=True)
+    sheet.save(SCREENSHOTS / f"oled-{lang}.png")
+
+
+def test_italian_says_si_with_its_accent():
+    assert "sì" in text("it", "ok_yes")
+
+
+def test_meeples_on_neighbouring_spaces_read_as_two_numbers():
+    """Defect: seats 1 and 3 on spaces 5 and 6 read as "13". Each meeple is a lit box: between two
+    neighbours there is a dark column."""
+    from device.games.ponte import SPACE, Bridge
+    image = render(screens.Screen("Ponte", picture=Bridge((5, 11, 6))))
+    x_first = 1 + 4 * SPACE
+    box_rows = range(HEIGHT - 12, HEIGHT - 5)
+    lit = [all(image.getpixel((x, y)) for y in box_rows if image.getpixel((x, y)) is not None)
+           for x in range(x_first, x_first + 2 * SPACE)]
+    assert any(image.getpixel((x_first + 5, y)) == 0 for y in box_rows)  # the gap between the two boxes
+    assert sum(image.getpixel((x_first, y)) > 0 for y in box_rows) >= 5  # the box's edge is lit
+    assert lit
