@@ -195,6 +195,12 @@ def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(
     first, second = rng.sample(a.box.table.prompt(picker).choices, 2)
     assert a.box.seat_act(picker, first.action)["status"] != "rejected"
     assert b.box.seat_act(picker, second.action)["status"] != "rejected"
+    for viewer in [v for v in a.viewers if v != picker]:
+        assert a.served(viewer) == b.served(viewer), f"{viewer} can tell player {picker + 1}'s pick"
+    # a change of mind is as secret as a first pick (it keeps the two tables apart)
+    changed = rng.choice([c for c in a.box.table.prompt(picker).choices if c != second])
+    assert a.box.seat_act(picker, changed.action)["status"] != "rejected"
+    assert b.box.seat_act(picker, second.action)["status"] != "rejected"
     checked = 0
     while a.box.table.view() == b.box.table.view():  # until the reveal
         for viewer in [v for v in a.viewers if v != picker]:
