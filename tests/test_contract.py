@@ -3,7 +3,6 @@ by registering. Random legal games end; listed actions are accepted and others r
 only legal actions; exports replay; views carry the required keys; and two tables that differ only in one
 seat's secret pick serve every other viewer the same bytes, on every endpoint and stream event, until the
 reveal."""
-import json
 import random
 
 import pytest
