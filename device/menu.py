@@ -2,6 +2,7 @@
 The whole box is usable without a phone. Every screen shows one thing at a time, so nothing is cut and the
 cursor never scrolls out of sight; every menu opens on a harmless entry."""
 from engine.rules import GAMES, Rejected
+from engine.rules.options import CHOICE, SEAT
 
 from .screens import Screen, join, seat, wrap
 from .texts import text
@@ -139,9 +140,9 @@ class HostMenu:
         if key == "seats":
             return str(value)
         kind = next(o.kind for o in self._menu_options() if o.name == key)
-        if kind == "choice":
+        if kind == CHOICE:
             return text(lang, f"{key}_{value}", self.game)
-        return seat(lang, value) if kind == "seat" else str(value)
+        return seat(lang, value) if kind == SEAT else str(value)
 
     def screen(self):
         lang = self.lang

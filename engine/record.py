@@ -3,7 +3,7 @@
 Both the running table and `arbitro replay` build games through this one class, so a game played on the box
 and its exported log cannot disagree.
 """
-from .rules import CHANCE, Rejected, game_module
+from .rules import CHANCE, TERMINAL, Rejected, game_module
 from .rules import picks as secret
 
 FORMAT = 1
@@ -46,7 +46,7 @@ class GameRecord:
 
     @property
     def is_over(self):
-        return self.rules.view(self.state, "public")["over"]
+        return self.rules.current_actors(self.state) == TERMINAL
 
     @property
     def needs_chance(self):

@@ -31,8 +31,9 @@ def _draw_chance(record, number, rng):
     """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
     never re-rolls), then from the seed's generator."""
     while record.needs_chance:
-        if record.next_chance() is not None:
-            record.apply(record.next_chance())
+        taken_back = record.next_chance()
+        if taken_back is not None:
+            record.apply(taken_back)
             continue
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]

@@ -97,8 +97,5 @@ def test_meeples_on_neighbouring_spaces_read_as_two_numbers():
     image = render(screens.Screen("Ponte", picture=Bridge((5, 11, 6))))
     x_first = 1 + 4 * SPACE
     box_rows = range(HEIGHT - 12, HEIGHT - 5)
-    lit = [all(image.getpixel((x, y)) for y in box_rows if image.getpixel((x, y)) is not None)
-           for x in range(x_first, x_first + 2 * SPACE)]
     assert any(image.getpixel((x_first + 5, y)) == 0 for y in box_rows)  # the gap between the two boxes
     assert sum(image.getpixel((x_first, y)) > 0 for y in box_rows) >= 5  # the box's edge is lit
-    assert lit

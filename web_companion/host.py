@@ -60,8 +60,7 @@ def end():
 
 def unattended(the_box):
     """The seats of the game in play that have neither a pad nor a phone: the host acts for them."""
-    table = the_box.table
-    return [s for s in range(the_box.wired_seats, table.seats) if not the_box.has_phone(s)]
+    return [s for s in range(the_box.wired_seats, the_box.table.seats) if not the_box.has_phone(s)]
 
 
 @bp.get("/seats")
