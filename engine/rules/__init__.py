@@ -1,8 +1,8 @@
 """The games Arbitro referees, by their log name."""
-from . import ponte
+from . import lifeboats, ponte
 from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 
-GAMES = {ponte.NAME: ponte}
+GAMES = {game.NAME: game for game in (ponte, lifeboats)}
 
 
 def game_module(name):

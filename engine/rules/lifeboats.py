@@ -1,0 +1,676 @@
+"""Rette sich wer kann (Lifeboats) — rules as in ../shared/rules/lifeboats.md (rulings R-1 … R-8).
+
+Seats sit clockwise in seat order: clockwise is seat + 1, counter-clockwise seat − 1. Boats are indexed by
+the seat that owns them, the black boat last. Every vote is a secret pick; every open decision (a lane, a
+pawn's seat, the Captain's choice, a tie-break, which pawn leaves, a swim) is a "choose" line of one seat.
+"""
+from typing import NamedTuple
+
+from . import picks as secret
+from .options import INTEGER, LIST, SEAT, Option, resolve
+from .protocol import (CHOOSE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats,
+                       check_viewer, evolve, is_seat)
+
+NAME = "lifeboats"
+TITLE = "Rette sich wer kann"
+SEATS = (3, 6)
+
+PLAYER_COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco")
+FIVE_SAILORS = PLAYER_COLOURS[:4]  # the box has 4 sailors in arancione and bianco
+BLACK, HAT = "nero", "cappello"
+PAD = PLAYER_COLOURS + (BLACK, HAT)  # pad buttons 1–8
+PAD_LABELS = tuple(c.upper() for c in PLAYER_COLOURS + (BLACK,)) + ("CAPPELLO",)
+OFFICER, SAILOR = "officer", "sailor"
+KINDS = (OFFICER, SAILOR)
+WEIGHT = {OFFICER: 2, SAILOR: 1}
+OFFICERS, LEAKS, HATS, LANES = 2, 15, 3, 7
+SEA, ISLAND, SUNK = "sea", "island", "sunk"
+SETUP, LEAK, SPECIAL, MOVE, SWIM, OVER = "setup", "leak", "special", "move", "swim", "over"
+# What a decision is about (Decision.what)
+LANE, BLACK_LANE, PLACE, CAPTAIN, TIE, REMOVE, SWIM_FROM, SWIM_TO = (
+    "lane", "black", "place", "captain", "tie", "remove", "swim_from", "swim_to")
+
+
+def sailors(seats):
+    return 5 if seats <= 4 else 4
+
+
+def _check_colours(value, seats):
+    if len(value) != seats or len(set(value)) != seats or not all(c in PLAYER_COLOURS for c in value):
+        raise Rejected(f"{seats} different colours of {', '.join(PLAYER_COLOURS)}")
+    short = [c for c in value if c not in FIVE_SAILORS]
+    if seats <= 4 and short:
+        raise Rejected(f"{short[0]} has only 4 sailors; a game of {seats} needs 5 a player")
+    return value
+
+
+def _check_lanes(value, seats):
+    if len(value) != LANES or not all(_is_count(i) for i in value):
+        raise Rejected(f"{LANES} island numbers (from 0), one per lane")
+    return value
+
+
+def _check_islands(value, seats):
+    if not value or not all(isinstance(p, list) and len(p) == 2 and all(map(_is_count, p)) for p in value):
+        raise Rejected("a list of [officer, sailor] points per island")
+    return value
+
+
+def _is_count(value):
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
+
+
+OPTIONS = (
+    Option("start", SEAT, 0),
+    Option("colours", LIST, lambda seats: list(PLAYER_COLOURS[:seats]), check=_check_colours),
+    Option("boat_seats", INTEGER, 7, low=4, high=10),  # R-1
+    Option("moves_to_island", INTEGER, 3, low=1, high=9),  # R-2
+    Option("lanes", LIST, [0, 0, 1, 1, 2, 2, 2], check=_check_lanes),  # R-2
+    Option("islands", LIST, [[8, 6], [6, 4], [7, 5]], check=_check_islands),  # R-2
+)
+
+
+class Boat(NamedTuple):
+    lane: int | None  # 1–7, None until placed
+    progress: int
+    status: str
+    pawns: tuple  # (seat, kind), sorted by seat, officer before sailor
+    leaks: int
+
+
+class Vote(NamedTuple):
+    kind: str  # LEAK, SPECIAL or MOVE
+    boat: int | None  # SPECIAL: the boat whose pawns vote
+    options: tuple  # the colours it may give
+    voters: tuple
+
+
+class Decision(NamedTuple):
+    what: str
+    seat: int
+    options: tuple  # colours, kinds, lanes, or (boat, kind) pairs
+
+
+class State(NamedTuple):
+    seats: int
+    options: dict  # the resolved table options (never changed)
+    colours: tuple  # per seat
+    start: int  # the start seat of this turn
+    turn: int  # 0 during setup
+    phase: str
+    boats: tuple  # Boat per seat, then the black boat
+    reserve: tuple  # per seat: (officers, sailors) still to place
+    hats: tuple
+    scores: tuple
+    fates: tuple  # per seat: (saved, drowned, sunk) pawns
+    leaks_placed: int
+    picks: "secret.Picks | None"
+    vote: Vote | None
+    decision: Decision | None
+    swimmers: tuple  # (seat, kind, boat left) in the order they left
+    swim_at: int  # seats already asked in the swim-out round
+    arrivals: tuple  # boats in the order they reached an island
+    history: tuple  # what happened, as events (dicts, never changed once made)
+
+
+def setup(seats, options=None):
+    check_seats(seats, *SEATS)
+    opts = resolve(OPTIONS, seats, options or {})
+    pawns = seats * (OFFICERS + sailors(seats))
+    if pawns > (seats + 1) * opts["boat_seats"]:
+        raise Rejected(f"option boat_seats: {seats + 1} boats of {opts['boat_seats']} seats cannot hold "
+                       f"{pawns} pawns")
+    far = [lane for lane, island in enumerate(opts["lanes"], start=1) if island >= len(opts["islands"])]
+    if far:
+        raise Rejected(f"option lanes: lane {far[0]} reaches island {opts['lanes'][far[0] - 1]}, "
+                       f"but the islands option lists {len(opts['islands'])} (from 0)")
+    state = State(seats=seats, options=opts, colours=tuple(opts["colours"]), start=opts["start"], turn=0,
+                  phase=SETUP, boats=(Boat(None, 0, SEA, (), 0),) * (seats + 1),
+                  reserve=((OFFICERS, sailors(seats)),) * seats, hats=(HATS,) * seats, scores=(0,) * seats,
+                  fates=((0, 0, 0),) * seats, leaks_placed=0, picks=None, vote=None, decision=None,
+                  swimmers=(), swim_at=0, arrivals=(), history=())
+    return _next_setup(state)
+
+
+# -- names ----------------------------------------------------------------------------------------------
+def boat_colour(state, boat):
+    return state.colours[boat] if boat < state.seats else BLACK
+
+
+def _boat_index(state, colour):
+    if colour == BLACK:
+        return state.seats
+    return state.colours.index(colour) if colour in state.colours else None
+
+
+def _at_sea(state):
+    return [b for b, boat in enumerate(state.boats) if boat.status == SEA and boat.lane is not None]
+
+
+def _free(state, boat):
+    b = state.boats[boat]
+    return state.options["boat_seats"] - len(b.pawns) - b.leaks
+
+
+def _clockwise(state, first):
+    return [(first + i) % state.seats for i in range(state.seats)]
+
+
+def _event(state, event, **about):
+    return evolve(state, history=state.history + ({"type": event, "turn": state.turn, **about},))
+
+
+def _set_boat(state, boat, **changes):
+    boats = list(state.boats)
+    boats[boat] = evolve(boats[boat], **changes)
+    return evolve(state, boats=tuple(boats))
+
+
+def _sorted_pawns(pawns):
+    return tuple(sorted(pawns, key=lambda p: (p[0], KINDS.index(p[1]))))
+
+
+def _add_fate(state, seat, index, count=1):
+    fates = [list(f) for f in state.fates]
+    fates[seat][index] += count
+    return evolve(state, fates=tuple(map(tuple, fates)))
+
+
+SAVED, DROWNED, SANK = range(3)
+
+
+# -- setup ----------------------------------------------------------------------------------------------
+def _next_setup(state):
+    """The next setup decision: each seat's boat from the start seat clockwise, the black boat, then one pawn
+    at a time clockwise; once all are placed, the first turn."""
+    free = tuple(lane for lane in range(1, LANES + 1) if lane not in {b.lane for b in state.boats})
+    for seat in _clockwise(state, state.start):
+        if state.boats[seat].lane is None:
+            return evolve(state, decision=Decision(LANE, seat, free))
+    if state.boats[-1].lane is None:
+        return evolve(state, decision=Decision(BLACK_LANE, state.start, free))
+    placed = sum(OFFICERS + sailors(state.seats) - sum(r) for r in state.reserve)
+    seat = (state.start + placed) % state.seats  # everyone has as many pawns: plain rotation
+    if sum(state.reserve[seat]) == 0:
+        return _begin_turn(evolve(state, turn=1, decision=None))
+    kinds = [kind for kind, left in zip(KINDS, state.reserve[seat]) if left]
+    spaces = [b for b in range(state.seats + 1) if _free(state, b) > 0]
+    return evolve(state, decision=Decision(PLACE, seat, tuple((b, k) for b in spaces for k in kinds)))
+
+
+def _place(state, seat, boat, kind):
+    reserve = list(state.reserve)
+    reserve[seat] = tuple(n - (k == kind) for k, n in zip(KINDS, reserve[seat]))
+    state = _set_boat(state, boat, pawns=_sorted_pawns(state.boats[boat].pawns + ((seat, kind),)))
+    return _next_setup(evolve(state, reserve=tuple(reserve)))
+
+
+# -- the turn -------------------------------------------------------------------------------------------
+def _begin_turn(state):
+    state = evolve(state, phase=LEAK)
+    if state.leaks_placed >= LEAKS:  # R-4: the leak tokens have run out
+        return _open_vote(_event(state, "no_leaks"), MOVE)
+    return _open_vote(state, LEAK)
+
+
+def _open_vote(state, kind, boat=None):
+    """A vote, unless it has only one possible outcome (R-7): then the box applies that outcome."""
+    if kind == SPECIAL:
+        voters = tuple(sorted({s for s, _ in state.boats[boat].pawns}))
+        options = tuple(state.colours[s] for s in voters)
+    else:
+        voters = tuple(range(state.seats))
+        options = tuple(boat_colour(state, b) for b in _at_sea(state))
+    state = evolve(state, phase=kind, decision=None)
+    if len(options) == 1:
+        state = _event(state, "vote", kind=kind, boat=_colour_or_none(state, boat), auto=True,
+                       outcome=options[0])
+        return _outcome(state, Vote(kind, boat, options, voters), options[0])
+    vote = Vote(kind, boat, options, voters)
+    return evolve(state, vote=vote, picks=secret.open_round(voters))
+
+
+def _colour_or_none(state, boat):
+    return None if boat is None else boat_colour(state, boat)
+
+
+def weights(state, vote):
+    """Votes each voter casts: one in a leak or move vote; in the special vote 2 per officer and 1 per
+    sailor it has in that boat."""
+    if vote.kind != SPECIAL:
+        return {s: 1 for s in vote.voters}
+    counted = {s: 0 for s in vote.voters}
+    for seat, kind in state.boats[vote.boat].pawns:
+        counted[seat] += WEIGHT[kind]
+    return counted
+
+
+def count(chosen, weight):
+    """The reveal of a vote: `chosen` maps voter -> colour or the hat. Returns (hats, tally, result) where
+    result is ("captain", seat), ("again", None), ("tie", colours) or ("majority", colour). A sole hat
+    makes its wearer Captain even when it is the only voter (R-5); two or more hats do not count; hats from
+    every voter of two or more mean the vote is taken again."""
+    hats = [s for s, c in chosen.items() if c == HAT]
+    tally = {}
+    for seat, colour in chosen.items():
+        if colour != HAT:
+            tally[colour] = tally.get(colour, 0) + weight[seat]
+    if len(hats) == 1:
+        return hats, tally, ("captain", hats[0])
+    if not tally:
+        return hats, tally, ("again", None)
+    top = max(tally.values())
+    tied = tuple(c for c in tally if tally[c] == top)
+    return hats, tally, ("tie", tied) if len(tied) > 1 else ("majority", tied[0])
+
+
+def _reveal(state):
+    vote, chosen = state.vote, state.picks.revealed()
+    weight = weights(state, vote)
+    hats, tally, (how, detail) = count(chosen, weight)
+    spent = tuple(n - (s in hats) for s, n in enumerate(state.hats))  # spent whether or not it works
+    ordered = [c for c in vote.options if c in tally]
+    state = _event(evolve(state, hats=spent, picks=None), "vote", kind=vote.kind,
+                   boat=_colour_or_none(state, vote.boat),
+                   votes=[[s, chosen[s], weight[s]] for s in vote.voters], hats=hats,
+                   tally=[[c, tally[c]] for c in sorted(ordered, key=lambda c: -tally[c])],
+                   how=how, outcome=detail if how == "majority" else None)
+    if how == "again":
+        return evolve(state, picks=secret.open_round(vote.voters))
+    if how == "captain":
+        return evolve(state, decision=Decision(CAPTAIN, detail, vote.options))
+    if how == "tie":
+        return evolve(state, decision=Decision(TIE, state.start, tuple(c for c in vote.options if c in detail)))
+    return _outcome(state, vote, detail)
+
+
+def _outcome(state, vote, colour):
+    """The vote gave `colour`."""
+    state = evolve(state, vote=None, decision=None, picks=None)
+    if vote.kind == MOVE:
+        return _move(state, _boat_index(state, colour))
+    if vote.kind == LEAK:
+        boat = _boat_index(state, colour)
+        if _free(state, boat):
+            return _end_phase(_leak(state, boat), MOVE)
+        return _open_vote(_event(state, "full", boat=colour), SPECIAL, boat)
+    seat = state.colours.index(colour)
+    kinds = [k for k in (SAILOR, OFFICER) if (seat, k) in state.boats[vote.boat].pawns]
+    if len(kinds) > 1:  # R-3: the owner chooses; a sailor is offered first
+        return evolve(state, vote=vote, decision=Decision(REMOVE, seat, tuple(kinds)))
+    return _remove(state, vote.boat, seat, kinds[0], auto=True)
+
+
+def _leak(state, boat):
+    state = _set_boat(state, boat, leaks=state.boats[boat].leaks + 1)
+    return _event(evolve(state, leaks_placed=state.leaks_placed + 1), "leak", boat=boat_colour(state, boat))
+
+
+def _remove(state, boat, seat, kind, auto=False):
+    """The losing colour's pawn goes overboard (and is lost); the leak takes its seat."""
+    pawns = list(state.boats[boat].pawns)
+    pawns.remove((seat, kind))
+    state = _add_fate(_set_boat(state, boat, pawns=tuple(pawns)), seat, DROWNED)
+    state = _event(evolve(state, vote=None, decision=None), "overboard", boat=boat_colour(state, boat),
+                   seat=seat, kind=kind, auto=auto)
+    return _end_phase(_leak(state, boat), MOVE)
+
+
+def _move(state, boat):
+    b = state.boats[boat]
+    state = _set_boat(state, boat, progress=b.progress + 1)
+    state = _event(state, "move", boat=boat_colour(state, boat), progress=b.progress + 1)
+    if b.progress + 1 < state.options["moves_to_island"]:
+        return _end_phase(state, SWIM)
+    island = state.options["lanes"][b.lane - 1]
+    values = dict(zip(KINDS, state.options["islands"][island]))
+    points = [0] * state.seats
+    for seat, kind in b.pawns:
+        points[seat] += values[kind]
+        state = _add_fate(state, seat, SAVED)
+    state = _set_boat(state, boat, status=ISLAND, pawns=(), leaks=0)
+    state = evolve(state, scores=tuple(map(sum, zip(state.scores, points))), arrivals=state.arrivals + (boat,))
+    state = _event(state, "arrive", boat=boat_colour(state, boat), island=island, points=points,
+                   pawns=[list(p) for p in b.pawns])
+    return _end_phase(state, SWIM)
+
+
+def _end_phase(state, following):
+    """After every phase a boat with more leaks than pawns sinks with all aboard; then the game ends when no
+    boat is at sea, or goes on to `following`."""
+    for boat in _at_sea(state):
+        b = state.boats[boat]
+        if b.leaks > len(b.pawns):
+            for seat, _ in b.pawns:
+                state = _add_fate(state, seat, SANK)
+            state = _set_boat(state, boat, status=SUNK, pawns=(), leaks=0)
+            state = _event(state, "sink", boat=boat_colour(state, boat), pawns=[list(p) for p in b.pawns],
+                           leaks=b.leaks)
+    state = evolve(state, vote=None, decision=None, picks=None)
+    at_sea = _at_sea(state)
+    if not at_sea:
+        return evolve(state, phase=OVER)
+    if following == MOVE:
+        return _open_vote(state, MOVE)
+    if following == SWIM and len(at_sea) >= 2:
+        return _next_swim_out(evolve(state, phase=SWIM, swimmers=(), swim_at=0))
+    return _begin_turn(evolve(state, turn=state.turn + 1, start=(state.start + 1) % state.seats))
+
+
+# -- the swim -------------------------------------------------------------------------------------------
+def _swim_outs(state, seat):
+    """(boat, kind) pairs `seat` may take out: its pawns at sea, in boats nobody has left yet this turn."""
+    left = {boat for _, _, boat in state.swimmers}
+    return tuple((b, k) for b in _at_sea(state) if b not in left
+                 for k in KINDS if (seat, k) in state.boats[b].pawns)
+
+
+def _swim_ins(state, boat_left):
+    return tuple(b for b in _at_sea(state) if b != boat_left and _free(state, b) > 0)
+
+
+def _next_swim_out(state):
+    """From the start seat clockwise, each seat takes one pawn out; a seat with none it may take skips; a
+    single possible choice is made by the box (R-7). Then the swimmers board."""
+    while state.swim_at < state.seats:
+        seat = (state.start + state.swim_at) % state.seats
+        outs = _swim_outs(state, seat)
+        if len(outs) > 1:
+            return evolve(state, decision=Decision(SWIM_FROM, seat, outs))
+        state = evolve(state, swim_at=state.swim_at + 1)
+        if outs:
+            state = _swim_out(state, seat, *outs[0], auto=True)
+    return _next_swim_in(state)
+
+
+def _swim_out(state, seat, boat, kind, auto=False):
+    pawns = list(state.boats[boat].pawns)
+    pawns.remove((seat, kind))
+    state = _set_boat(state, boat, pawns=tuple(pawns))
+    state = evolve(state, swimmers=state.swimmers + ((seat, kind, boat),), decision=None)
+    return _event(state, "swim_out", seat=seat, kind=kind, boat=boat_colour(state, boat), auto=auto)
+
+
+def _next_swim_in(state):
+    """From the last to leave, counter-clockwise, each swimmer boards a different boat with a free seat; with
+    none it drowns; with one the box boards it (R-7)."""
+    while state.swimmers:
+        seat, kind, left = state.swimmers[-1]
+        ins = _swim_ins(state, left)
+        if len(ins) > 1:
+            return evolve(state, decision=Decision(SWIM_TO, seat, ins))
+        if ins:
+            state = _swim_in(state, ins[0], auto=True)
+        else:
+            state = _add_fate(evolve(state, swimmers=state.swimmers[:-1]), seat, DROWNED)
+            state = _event(state, "drown", seat=seat, kind=kind, boat=boat_colour(state, left))
+    return _end_phase(state, None)
+
+
+def _swim_in(state, boat, auto=False):
+    seat, kind, left = state.swimmers[-1]
+    state = _set_boat(state, boat, pawns=_sorted_pawns(state.boats[boat].pawns + ((seat, kind),)))
+    state = evolve(state, swimmers=state.swimmers[:-1], decision=None)
+    return _event(state, "swim_in", seat=seat, kind=kind, boat=boat_colour(state, boat),
+                  left=boat_colour(state, left), auto=auto)
+
+
+# -- the contract ---------------------------------------------------------------------------------------
+def current_actors(state):
+    if state.phase == OVER:
+        return TERMINAL
+    if state.picks is not None:
+        return state.picks.seats
+    return (state.decision.seat,)
+
+
+def chance_outcomes(state):
+    return []  # Lifeboats has no randomness
+
+
+def _vote_picks(state, seat):
+    options = set(state.vote.options) | ({HAT} if state.hats[seat] else set())
+    return [p for p in PAD if p in options]
+
+
+def _choose_actions(state, seat):
+    d = state.decision
+    if d is None or d.seat != seat:
+        return []
+    if d.what == LANE:
+        return [{"seat": seat, "choose": {"lane": lane}} for lane in d.options]
+    if d.what == BLACK_LANE:
+        return [{"seat": seat, "choose": {"lane": lane, "boat": BLACK}} for lane in d.options]
+    if d.what in (PLACE, SWIM_FROM):
+        key = "board" if d.what == PLACE else "swim_from"
+        return [{"seat": seat, "choose": {key: boat_colour(state, b), "pawn": k}} for b, k in d.options]
+    if d.what == SWIM_TO:
+        return [{"seat": seat, "choose": {"swim_to": boat_colour(state, b)}} for b in d.options]
+    return [{"seat": seat, "choose": {d.what: option}} for option in d.options]  # captain, tie, remove
+
+
+def legal_actions(state, actor):
+    if not is_seat(actor, state.seats) or state.phase == OVER:
+        return []
+    if state.picks is not None:
+        if actor not in state.picks.seats:
+            return []
+        return [{"seat": actor, "pick": p} for p in _vote_picks(state, actor)]
+    return _choose_actions(state, actor)
+
+
+VOTE_TITLES = {LEAK: "vote_leak", SPECIAL: "vote_special", MOVE: "vote_move"}
+
+
+def prompt(state, seat):
+    """A vote is a secret pick on the fixed pad (1–7 the colours, 8 the hat); every other decision is an open
+    choice, labelled with words the presentation translates (colours, kinds, lanes)."""
+    if state.phase == OVER:
+        return None
+    if state.picks is not None:
+        if seat not in state.picks.seats:
+            return None
+        pad = tuple(Choice(p, {"seat": seat, "pick": p}) for p in PAD)
+        allowed = _vote_picks(state, seat)
+        mine = state.picks.pick_of(seat)
+        return Prompt(PICK_PROMPT, VOTE_TITLES[state.vote.kind], tuple(c for c in pad if c.action["pick"] in allowed),
+                      secret=True, pad=pad, current=None if mine is None else {"seat": seat, "pick": mine})
+    actions = _choose_actions(state, seat)
+    if not actions:
+        return None
+    return Prompt(CHOOSE, "choose_" + state.decision.what,
+                  tuple(Choice(_label(a["choose"])[0], a, _label(a["choose"])[1]) for a in actions))
+
+
+def _label(choose):
+    """(label, group) of an open choice: text keys the presentation words (a colour, a kind, a lane)."""
+    if "lane" in choose:
+        return f"lane_{choose['lane']}", None
+    if "pawn" in choose:
+        return choose["pawn"], choose.get("board", choose.get("swim_from"))
+    return next(iter(choose.values())), None
+PICK_KEYS, CHOOSE_KEYS = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
+DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", "pawn"}, CAPTAIN: {"captain"},
+                 TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
+DECISION_WORDS = {LANE: "a lane for its boat", BLACK_LANE: "a lane for the black boat",
+                  PLACE: "a seat for one of its pawns", CAPTAIN: "the vote's result, as Captain",
+                  TIE: "among the tied colours", REMOVE: "which of its pawns leaves the boat",
+                  SWIM_FROM: "a pawn to swim out", SWIM_TO: "a boat for its swimmer"}
+
+
+def apply(state, action):
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    keys = set(action)
+    shape = PICK_KEYS if "pick" in keys else CHOOSE_KEYS if "choose" in keys else None
+    if shape is None:
+        raise Rejected(f"not a Lifeboats action: keys {sorted(keys)}")
+    if keys != shape:
+        extra = sorted(keys - shape)
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+    seat = action["seat"]
+    if state.phase == OVER:
+        raise Rejected("the game is over")
+    if not is_seat(seat, state.seats):
+        raise Rejected(f"no seat {seat + 1 if type(seat) is int else repr(seat)} at this table")
+    if shape == PICK_KEYS:
+        return _apply_vote(state, seat, action["pick"])
+    return _apply_choice(state, seat, action["choose"])
+
+
+def _apply_vote(state, seat, pick):
+    if pick not in PAD:
+        raise Rejected(f"unknown vote {pick!r}: a colour or cappello")
+    if state.picks is None:
+        raise Rejected("no vote is being taken now")
+    vote = state.vote
+    if seat not in state.picks.seats:
+        raise Rejected(f"player {seat + 1} has no pawn in the {boat_colour(state, vote.boat)} boat and may not "
+                       f"vote on who leaves it")
+    if pick == HAT:
+        if not state.hats[seat]:
+            raise Rejected(f"player {seat + 1} has no Captain's hat token left")
+    elif pick not in vote.options:
+        if vote.kind == SPECIAL:
+            raise Rejected(f"no {pick} pawn is in the {boat_colour(state, vote.boat)} boat")
+        if _boat_index(state, pick) is None:
+            raise Rejected(f"no {pick} boat in this game")
+        raise Rejected(f"the {pick} boat is not at sea")
+    state = evolve(state, picks=secret.pick(state.picks, seat, pick))
+    return _reveal(state) if state.picks.is_complete else state
+
+
+def _apply_choice(state, seat, choose):
+    d = state.decision
+    if state.picks is not None or d is None:
+        raise Rejected(f"player {seat + 1} has nothing to decide now: a vote is being taken")
+    if d.seat != seat:
+        raise Rejected(f"it is player {d.seat + 1}'s turn to choose {DECISION_WORDS[d.what]}")
+    if not isinstance(choose, dict) or set(choose) != DECISION_KEYS[d.what]:
+        keys = ", ".join(f'"{k}"' for k in sorted(DECISION_KEYS[d.what]))
+        raise Rejected(f"player {seat + 1} chooses {DECISION_WORDS[d.what]} now: an object with {keys}")
+    if d.what in (LANE, BLACK_LANE):
+        return _choose_lane(state, d, choose)
+    if d.what in (CAPTAIN, TIE):
+        colour = choose[d.what]
+        if colour not in d.options:
+            raise Rejected(f"choose one of {', '.join(d.options)}, not {colour!r}")
+        state = _event(state, d.what, seat=seat, outcome=colour)
+        return _outcome(state, state.vote, colour)
+    if d.what == REMOVE:
+        kind = choose["remove"]
+        if kind not in d.options:
+            raise Rejected(f"player {seat + 1} has no {_kind_word(kind)} in the "
+                           f"{boat_colour(state, state.vote.boat)} boat")
+        return _remove(state, state.vote.boat, seat, kind)
+    if d.what == SWIM_TO:
+        return _choose_swim_to(state, choose["swim_to"])
+    boat = _known_boat(state, choose["board" if d.what == PLACE else "swim_from"])
+    kind = choose["pawn"]
+    if kind not in KINDS:
+        raise Rejected(f"unknown pawn {kind!r}: officer or sailor")
+    if d.what == PLACE:
+        if not state.reserve[seat][KINDS.index(kind)]:
+            raise Rejected(f"player {seat + 1} has no {kind} left to place")
+        if _free(state, boat) <= 0:
+            raise Rejected(f"the {boat_colour(state, boat)} boat has no free seat")
+        return _place(state, seat, boat, kind)
+    if (boat, kind) not in d.options:
+        if boat in {b for _, _, b in state.swimmers}:
+            raise Rejected(f"a pawn has already left the {boat_colour(state, boat)} boat this turn")
+        raise Rejected(f"player {seat + 1} has no {kind} in the {boat_colour(state, boat)} boat")
+    return _next_swim_out(evolve(_swim_out(state, seat, boat, kind), swim_at=state.swim_at + 1))
+
+
+def _kind_word(kind):
+    return kind if kind in KINDS else repr(kind)
+
+
+def _known_boat(state, colour):
+    boat = _boat_index(state, colour) if isinstance(colour, str) else None
+    if boat is None:
+        raise Rejected(f"no {colour} boat in this game" if isinstance(colour, str) else
+                       f"a boat is named by its colour, not {colour!r}")
+    return boat
+
+
+def _choose_lane(state, d, choose):
+    lane = choose["lane"]
+    if d.what == BLACK_LANE and choose["boat"] != BLACK:
+        raise Rejected(f"the black boat is placed now: \"boat\": \"{BLACK}\"")
+    if not isinstance(lane, int) or isinstance(lane, bool) or not 1 <= lane <= LANES:
+        raise Rejected(f"lane {lane!r}: the lanes are 1 to {LANES}")
+    if lane not in d.options:
+        taken = next(b for b, boat in enumerate(state.boats) if boat.lane == lane)
+        raise Rejected(f"lane {lane} already holds the {boat_colour(state, taken)} boat")
+    boat = state.seats if d.what == BLACK_LANE else d.seat
+    return _next_setup(_set_boat(state, boat, lane=lane))
+
+
+def _choose_swim_to(state, colour):
+    boat = _known_boat(state, colour)
+    seat, kind, left = state.swimmers[-1]
+    if boat == left:  # R-8: it would drown; the box refuses
+        raise Rejected(f"a swimmer may not board the boat it left ({colour})", rule="R-8")
+    if state.boats[boat].status != SEA:
+        raise Rejected(f"the {colour} boat is not at sea")
+    if _free(state, boat) <= 0:
+        raise Rejected(f"the {colour} boat has no free seat")
+    return _next_swim_in(_swim_in(state, boat))
+
+
+def result(state):
+    """None until over. Highest score wins; ties: the tied player whose boat reached an island first, else
+    the one seated closest clockwise to the owner of the first player boat to arrive (R-6: the black boat
+    has no owner); if no player boat arrived the tied players share the win (a draw when everyone does)."""
+    if state.phase != OVER:
+        return None
+    top = max(state.scores)
+    tied = [s for s, n in enumerate(state.scores) if n == top]
+    arrived = [b for b in state.arrivals if b < state.seats]
+    if len(tied) > 1 and arrived:
+        first_tied = [b for b in arrived if b in tied]
+        if first_tied:
+            tied = [first_tied[0]]
+        else:
+            tied = [min(tied, key=lambda s: (s - arrived[0]) % state.seats)]
+    return {"winners": tied, "losers": [], "draw": len(tied) == state.seats > 1}
+
+
+def _boat_view(state, boat):
+    b = state.boats[boat]
+    return {"lane": b.lane, "progress": b.progress, "status": b.status,
+            "island": None if b.lane is None else state.options["lanes"][b.lane - 1],
+            "pawns": [list(p) for p in b.pawns], "leaks": b.leaks, "free": _free(state, boat)}
+
+
+def _decision_view(state):
+    d = state.decision
+    if d is None:
+        return None
+    return {"what": d.what, "seat": d.seat, "options": [c["choose"] for c in _choose_actions(state, d.seat)]}
+
+
+def view(state, viewer=PUBLIC):
+    """What `viewer` may see: everything but the votes not yet revealed (each seat sees its own)."""
+    check_viewer(viewer, state.seats)
+    shown = {
+        "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
+        "result": result(state), "phase": state.phase, "start": state.start, "turn": state.turn,
+        "colours": list(state.colours),
+        "boats": {boat_colour(state, b): _boat_view(state, b) for b in range(state.seats + 1)},
+        "scores": list(state.scores), "hats": list(state.hats), "leaks_left": LEAKS - state.leaks_placed,
+        "reserve": [dict(zip(KINDS, r)) for r in state.reserve],
+        "fates": [dict(zip(("saved", "drowned", "sunk"), f)) for f in state.fates],
+        "vote": None if state.vote is None else {
+            "kind": state.vote.kind, "boat": _colour_or_none(state, state.vote.boat),
+            "options": list(state.vote.options), "voters": list(state.vote.voters),
+            "weights": [weights(state, state.vote)[s] for s in state.vote.voters]},
+        "decision": _decision_view(state), "picking": [], "locked": [],
+        "swimmers": [[s, k, boat_colour(state, b)] for s, k, b in state.swimmers],
+        "arrivals": [boat_colour(state, b) for b in state.arrivals],
+        "history": list(state.history),
+    }
+    if state.picks is not None:
+        shown.update(secret.view(state.picks, viewer))
+    return shown
