@@ -88,7 +88,8 @@ class Box:
                 self.last_outcome = {"seat": seat, **about, "status": act()}
                 if self.last_outcome["status"] == "moved":
                     cursor = self.cursors[seat]
-                    self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label())
+                    self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label(),
+                                                  cursor.group)
                 else:
                     self.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 self.notice = None

@@ -108,7 +108,9 @@ def chapters(view, lang):
     return presentation(view["game"]).chapters(view, lang)
 
 
-def cursor(lang, game, seat_number, prompt, label):
-    """A seat choosing with its pad's cursor (an open choice: everyone may see it)."""
+def cursor(lang, game, seat_number, prompt, label, group=None):
+    """A seat choosing with its pad's cursor (an open choice: everyone may see it). Labels that are the
+    game's text keys (a colour, a kind) are shown in the box's language; others (card names) as they are."""
     title = f"{seat(lang, seat_number)}: {text(lang, prompt.title, game)}"
-    return Screen(title[:COLUMNS], (*wrap(f"> {label}"), text(lang, "cursor_keys"))[-BODY_LINES:])
+    shown = " ".join(text(lang, part, game) for part in (group, label) if part)
+    return Screen(title[:COLUMNS], (*wrap(f"> {shown}"), text(lang, "cursor_keys"))[-BODY_LINES:])

@@ -19,7 +19,7 @@ PLAYER_COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco")
 FIVE_SAILORS = PLAYER_COLOURS[:4]  # the box has 4 sailors in arancione and bianco
 BLACK, HAT = "nero", "cappello"
 PAD = PLAYER_COLOURS + (BLACK, HAT)  # pad buttons 1–8
-PAD_LABELS = tuple(c.upper() for c in PLAYER_COLOURS + (BLACK,)) + ("CAPPELLO",)
+PAD_LABELS = PAD  # printed on the pads as the rulebook names them
 OFFICER, SAILOR = "officer", "sailor"
 KINDS = (OFFICER, SAILOR)
 WEIGHT = {OFFICER: 2, SAILOR: 1}
@@ -274,7 +274,7 @@ def _reveal(state):
                    boat=_colour_or_none(state, vote.boat),
                    votes=[[s, chosen[s], weight[s]] for s in vote.voters], hats=hats,
                    tally=[[c, tally[c]] for c in sorted(ordered, key=lambda c: -tally[c])],
-                   how=how, outcome=detail if how == "majority" else None)
+                   how=how, outcome=detail if how == "majority" else None, start=state.start)
     if how == "again":
         return evolve(state, picks=secret.open_round(vote.voters))
     if how == "captain":

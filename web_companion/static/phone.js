@@ -107,19 +107,21 @@ const ARBITRO = (() => {
   }
 
   // A prompt (what a seat may do now): one button per choice, in two steps where choices come in groups.
-  // `send(action)` posts the chosen action.
+  // `send(action)` posts the chosen action. Labels that are the game's words (a colour, a kind) are shown in
+  // the page's language; others (card names) as they are.
   function promptPanel(view, prompt, send) {
     const game = games[view.game] || {};
+    const label = (key) => tg(view.game, key);
     const current = JSON.stringify(prompt.current);
     const button = (choice) => el("button", {
       class: "choice" + (JSON.stringify(choice.action) === current ? " chosen" : ""),
       "aria-pressed": JSON.stringify(choice.action) === current ? "true" : "false",
       onclick: () => attempt(send(choice.action))},
-      el("span", {}, choice.label), game.choiceDetail ? game.choiceDetail(choice, view) : null);
+      el("span", {}, label(choice.label)), game.choiceDetail ? game.choiceDetail(choice, view) : null);
     const groups = [...new Set(prompt.choices.map((c) => c.group).filter(Boolean))];
     const choices = el("div", {class: "choices"});
     const showGroup = (group) => choices.replaceChildren(...(group === null ?
-      groups.map((g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, g)) :
+      groups.map((g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, label(g))) :
       [prompt.choices.filter((c) => !groups.length || c.group === group).map(button),
        groups.length ? el("button", {class: "choice back", onclick: () => showGroup(null)}, "←") : null]
         .flat().filter(Boolean)));
@@ -127,7 +129,7 @@ const ARBITRO = (() => {
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,
-        (prompt.choices.find((c) => JSON.stringify(c.action) === current) || {label: ""}).label) : null,
+        label((prompt.choices.find((c) => JSON.stringify(c.action) === current) || {label: ""}).label)) : null,
       choices);
   }
 

@@ -1,0 +1,245 @@
+"""Rette sich wer kann on the box: its words, the sea drawing, what each event shows, its replay summary."""
+from dataclasses import dataclass
+
+from luma.core.legacy import text as tiny_text
+from luma.core.legacy.font import TINY_FONT
+
+from engine.rules.lifeboats import KINDS, LANES
+
+from ..screens import COLUMNS, Screen, outcome_lines, paged, picking, seat, seats
+from ..texts import text
+
+GAME = "lifeboats"
+COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco", "nero")
+TEXTS = {
+    "it": {
+        **{c: c.upper() for c in COLOURS}, "cappello": "cappello",
+        **{f"code_{c}": c[:2].upper() for c in COLOURS},
+        **{f"lane_{n}": f"corsia {n}" for n in range(1, LANES + 1)},
+        "officer": "ufficiale", "sailor": "marinaio", "mark_officer": "U", "mark_sailor": "M",
+        "start": "Primo giocatore", "boat_seats": "Posti per barca", "moves_to_island": "Mosse per l'isola",
+        "colours": "Colori", "lanes": "Isola di ogni corsia", "islands": "Punti delle isole",
+        "vote_leak": "voto falla", "vote_special": "voto chi esce", "vote_move": "voto muovi",
+        "choose_lane": "corsia barca", "choose_black": "corsia nera", "choose_place": "piazza pedina",
+        "choose_captain": "Capitano decide", "choose_tie": "spareggio", "choose_remove": "chi esce",
+        "choose_swim_from": "esce a nuoto", "choose_swim_to": "sale su",
+        "voting_leak": "Voto: falla", "voting_move": "Voto: muovi", "voting_special": "Chi esce da {boat}",
+        "votes_leak": "Voti: falla", "votes_move": "Voti: muovi", "votes_special": "Voti su {boat}", "tally": "Conta", "hats": "Cappelli: {seats}", "outcome": "=> {colour}",
+        "again": "Tutti cappello: si rivota", "captain_wins": "{seat} Capitano decide", "tie_wins": "Pari: {seat} sceglie",
+        "only_one": "un solo esito: {colour}", "captain": "{seat} Capitano:", "tie": "{seat} spareggia:",
+        "full": "{boat} piena", "special_next": "voto speciale", "leak": "Falla su {boat}",
+        "leaks_left": "falle rimaste {n}", "no_leaks": "Falle finite", "no_leak_phase": "niente falla",
+        "overboard": "{seat} fuori da {boat}", "moved": "{boat} avanza", "progress": "{n} di {of}",
+        "arrive": "{boat} all'isola {island}", "points": "{seat} +{n}", "nobody": "nessuno a bordo",
+        "sink": "{boat} affonda", "sunk_leaks": "falle {n}", "swim_out": "{seat} esce da {boat}",
+        "swim_in": "{seat} sale su {boat}", "drown": "{seat} annega", "auto": "(unica scelta)",
+        "sea": "Turno {turn}: {seat} primo", "setup_boats": "{seat}: corsia barca", "setup_black": "{seat}: corsia nera",
+        "setup_pawns": "{seat}: piazza pedina", "decides": "{seat}: {what}", "swimming": "Nuoto: {seat}",
+        "scores": "Punti", "sunk": "AFF", "island": "ISOLA",
+    },
+    "en": {
+        "rosso": "RED", "giallo": "YELLOW", "verde": "GREEN", "viola": "PURPLE", "arancione": "ORANGE",
+        "bianco": "WHITE", "nero": "BLACK", "cappello": "hat",
+        "code_rosso": "RD", "code_giallo": "YE", "code_verde": "GR", "code_viola": "PU", "code_arancione": "OR",
+        "code_bianco": "WH", "code_nero": "BK",
+        **{f"lane_{n}": f"lane {n}" for n in range(1, LANES + 1)},
+        "officer": "officer", "sailor": "sailor", "mark_officer": "O", "mark_sailor": "S",
+        "start": "Start player", "boat_seats": "Seats per boat", "moves_to_island": "Moves to an island",
+        "colours": "Colours", "lanes": "Island of each lane", "islands": "Island points",
+        "vote_leak": "vote: leak", "vote_special": "vote: who leaves", "vote_move": "vote: move",
+        "choose_lane": "boat's lane", "choose_black": "black boat lane", "choose_place": "place a pawn",
+        "choose_captain": "Captain decides", "choose_tie": "break the tie", "choose_remove": "who leaves",
+        "choose_swim_from": "swim out", "choose_swim_to": "board",
+        "voting_leak": "Vote: leak", "voting_move": "Vote: move", "voting_special": "Who leaves {boat}",
+        "votes_leak": "Votes: leak", "votes_move": "Votes: move", "votes_special": "Votes in {boat}", "tally": "Count", "hats": "Hats: {seats}", "outcome": "=> {colour}",
+        "again": "All hats: vote again", "captain_wins": "{seat} Captain decides", "tie_wins": "Tie: {seat} picks",
+        "only_one": "one outcome: {colour}", "captain": "{seat} Captain:", "tie": "{seat} breaks tie:",
+        "full": "{boat} is full", "special_next": "special vote", "leak": "Leak in {boat}",
+        "leaks_left": "leaks left {n}", "no_leaks": "No leaks left", "no_leak_phase": "no leak this turn",
+        "overboard": "{seat} out of {boat}", "moved": "{boat} moves", "progress": "{n} of {of}",
+        "arrive": "{boat} at island {island}", "points": "{seat} +{n}", "nobody": "nobody aboard",
+        "sink": "{boat} sinks", "sunk_leaks": "leaks {n}", "swim_out": "{seat} leaves {boat}",
+        "swim_in": "{seat} boards {boat}", "drown": "{seat} drowns", "auto": "(only choice)",
+        "sea": "Turn {turn}: {seat} starts", "setup_boats": "{seat}: boat's lane", "setup_black": "{seat}: black lane",
+        "setup_pawns": "{seat}: place pawn", "decides": "{seat}: {what}", "swimming": "Swim: {seat}",
+        "scores": "Scores", "sunk": "SUNK", "island": "ISLE",
+    },
+}
+
+ROW = 7  # pixels per lane row of the sea drawing: seven rows under the title
+SEATS_LEFT = 38  # where a boat's seats start; they share the rest of the width
+LEAK, FREE = "leak", "free"
+
+
+def say(lang, key, **values):
+    return text(lang, key, GAME, **values)
+
+
+def _pawn(lang, seat_number, kind):
+    return f"{seat_number + 1}{say(lang, 'mark_' + kind)}"
+
+
+def _pawn_words(lang, seat_number, kind):
+    return f"{seat(lang, seat_number)} {say(lang, kind)}"
+
+
+@dataclass(frozen=True)
+class Sea:
+    """The seven lanes, one row each: lane number, boat code, progress or its fate, then its seats — a pawn
+    as its seat number (never a colour), an officer (the big pawn) cut out of a lit box; a leak as a lit box
+    with a hole; a free seat as a dash."""
+    rows: tuple  # per lane: None, or (code, progress text, slots); a slot is (seat number, officer), LEAK or FREE
+    slot: int  # pixels per seat: a 7-pixel box and the widest gap the boat size allows
+
+    def draw(self, draw, height=64):
+        for lane, row in enumerate(self.rows):
+            top = height - ROW * (LANES - lane)
+            tiny_text(draw, (0, top), str(lane + 1), fill="white", font=TINY_FONT)
+            if row is None:
+                continue
+            code, progress, slots = row
+            tiny_text(draw, (6, top), code, fill="white", font=TINY_FONT)
+            tiny_text(draw, (16, top), progress, fill="white", font=TINY_FONT)
+            for i, slot in enumerate(slots):
+                x = SEATS_LEFT + i * self.slot
+                if slot == LEAK:
+                    draw.rectangle((x, top, x + 6, top + 4), fill="white")
+                    draw.rectangle((x + 2, top + 2, x + 4, top + 2), fill="black")
+                elif slot == FREE:
+                    draw.line((x, top + 4, x + 6, top + 4), fill="white")
+                else:
+                    number, officer = slot
+                    if officer:
+                        draw.rectangle((x, top - 1, x + 6, top + 5), fill="white")
+                    tiny_text(draw, (x + 2, top), number, fill="black" if officer else "white", font=TINY_FONT)
+
+
+def sea(view, lang, title):
+    rows = [None] * LANES
+    moves = view["options"]["moves_to_island"]
+    for colour, boat in view["boats"].items():
+        if boat["lane"] is None:
+            continue
+        code = say(lang, f"code_{colour}")
+        if boat["status"] != "sea":
+            rows[boat["lane"] - 1] = (code, say(lang, "sunk" if boat["status"] == "sunk" else "island"), ())
+            continue
+        slots = [(str(s + 1), k == "officer") for s, k in boat["pawns"]] + [LEAK] * boat["leaks"] + [FREE] * boat["free"]
+        rows[boat["lane"] - 1] = (code, f"{boat['progress']}/{moves}", tuple(slots))
+    slot = (128 - SEATS_LEFT) // view["options"]["boat_seats"]
+    return Screen(title, picture=Sea(tuple(rows), slot))
+
+
+def live(view, lang):
+    if view["picking"]:
+        vote = view["vote"]
+        return picking(view, lang, say(lang, f"voting_{vote['kind']}", boat=say(lang, vote["boat"] or "")))
+    decision = view["decision"]
+    who = seat(lang, decision["seat"])
+    if decision["what"] in ("captain", "tie", "remove"):
+        options = " ".join(say(lang, next(iter(o.values()))) for o in decision["options"])
+        return paged(say(lang, "decides", seat=who, what=say(lang, "choose_" + decision["what"])), [options])[0]
+    if view["phase"] == "setup":
+        key = {"lane": "setup_boats", "black": "setup_black"}.get(decision["what"], "setup_pawns")
+        return sea(view, lang, say(lang, key, seat=who))
+    if view["phase"] == "swim":
+        return sea(view, lang, say(lang, "decides", seat=who, what=say(lang, "choose_" + decision["what"])))
+    return sea(view, lang, say(lang, "sea", turn=view["turn"], seat=seat(lang, view["start"])))
+
+
+def _columns(items, width=10):
+    """Short items two to a line, aligned; a long one on a line of its own."""
+    lines, pending = [], None
+    for item in items:
+        if pending is not None and len(item) <= COLUMNS - width - 1:
+            lines.append(f"{pending:<{width}} {item}")
+            pending = None
+            continue
+        if pending is not None:
+            lines.append(pending)
+        pending = item if len(item) <= width else None
+        if pending is None:
+            lines.append(item)
+    return lines + ([pending] if pending is not None else [])
+
+
+def _vote_pages(event, lang):
+    boat = say(lang, event["boat"] or "")
+    if event.get("auto"):
+        return paged(say(lang, f"voting_{event['kind']}", boat=boat),
+                     [say(lang, "only_one", colour=say(lang, event["outcome"]))])
+    special = event["kind"] == "special"
+    cast = [f"{seat(lang, s)} {say(lang, pick)}" + (f" x{weight}" if special and pick != "cappello" else "")
+            for s, pick, weight in event["votes"]]
+    lines = _columns(cast)
+    if event["hats"]:
+        lines.append(say(lang, "hats", seats=seats(lang, event["hats"])))
+    if event["tally"]:
+        lines.append(" ".join(f"{say(lang, c)} {n}" for c, n in event["tally"]))
+    how = event["how"]
+    if how == "majority":
+        lines.append(say(lang, "outcome", colour=say(lang, event["outcome"])))
+    elif how == "again":
+        lines.append(say(lang, "again"))
+    elif how == "captain":
+        lines.append(say(lang, "captain_wins", seat=seat(lang, event["hats"][0])))
+    else:
+        lines.append(say(lang, "tie_wins", seat=seat(lang, event["start"])))
+    return paged(say(lang, f"votes_{event['kind']}", boat=boat), lines)
+
+
+def event_pages(view, event, lang):
+    """The pages one event of the game shows."""
+    kind = event["type"]
+    boat = say(lang, event.get("boat") or "")
+    auto = [say(lang, "auto")] if event.get("auto") else []
+    if kind == "vote":
+        return _vote_pages(event, lang)
+    if kind in ("captain", "tie"):
+        return paged(say(lang, kind, seat=seat(lang, event["seat"])), [say(lang, event["outcome"])])
+    if kind == "full":
+        return paged(say(lang, "full", boat=boat), [say(lang, "special_next")])
+    if kind == "leak":
+        return paged(say(lang, "leak", boat=boat), [])
+    if kind == "no_leaks":
+        return paged(say(lang, "no_leaks"), [say(lang, "no_leak_phase")])
+    if kind == "overboard":
+        return paged(say(lang, "overboard", seat=seat(lang, event["seat"]), boat=boat),
+                     [say(lang, event["kind"])] + auto)
+    if kind == "move":
+        return paged(say(lang, "moved", boat=boat),
+                     [say(lang, "progress", n=event["progress"], of=view["options"]["moves_to_island"])])
+    if kind == "arrive":
+        points = [say(lang, "points", seat=seat(lang, s), n=n) for s, n in enumerate(event["points"]) if n]
+        return paged(say(lang, "arrive", boat=boat, island=event["island"] + 1),
+                     [" ".join(points) or say(lang, "nobody")])
+    if kind == "sink":
+        pawns = " ".join(_pawn(lang, s, k) for s, k in event["pawns"])
+        return paged(say(lang, "sink", boat=boat), [pawns or say(lang, "nobody"),
+                                                     say(lang, "sunk_leaks", n=event["leaks"])])
+    if kind in ("swim_out", "swim_in"):
+        return paged(say(lang, kind, seat=seat(lang, event["seat"]), boat=boat), [say(lang, event["kind"])] + auto)
+    return paged(say(lang, "drown", seat=seat(lang, event["seat"])), [say(lang, event["kind"])])
+
+
+def chapters(view, lang):
+    """One chapter per event, keyed by its place in the history (events are only ever added, or taken
+    back by an undo); the final scores once the game is over."""
+    found = [((i,), event_pages(view, event, lang)) for i, event in enumerate(view["history"])]
+    if view["over"]:
+        found.append((("result",), [result(view, lang)]))
+    return found
+
+
+def result(view, lang):
+    scores = " ".join(f"{seat(lang, s)}:{n}" for s, n in enumerate(view["scores"]))
+    return paged(text(lang, "over"), outcome_lines(view, lang) + [scores])[0]
+
+
+def summary(view):
+    """A few lines for a person reading a replay in a terminal (English)."""
+    scores = ", ".join(f"player {s + 1}: {n}" for s, n in enumerate(view["scores"]))
+    boats = ", ".join(f"{c} {b['status']}" + (f" {b['progress']}/{view['options']['moves_to_island']}"
+                                              if b["status"] == "sea" else "")
+                      for c, b in view["boats"].items() if b["lane"] is not None)
+    return [f"turn {view['turn']}, phase {view['phase']}", f"boats: {boats}", f"scores: {scores}"]
