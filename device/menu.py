@@ -19,7 +19,7 @@ class HostMenu:
         self.mode = None  # None (closed), "setup", "undo", "ingame", "join" or "end"
         self.step = 0  # the setup step shown
         self.ingame = 0  # the chosen entry of the in-game menu
-        self.games = sorted(GAMES)
+        self.games = list(GAMES)  # in the order they are registered
         self.game = self.games[0]
         self.seats = GAMES[self.game].SEATS[0]
         self.options = self._defaults()

@@ -124,7 +124,8 @@ def sea(view, lang, title):
         if boat["status"] != "sea":
             rows[boat["lane"] - 1] = (code, say(lang, "sunk" if boat["status"] == "sunk" else "island"), ())
             continue
-        slots = [(str(s + 1), k == "officer") for s, k in boat["pawns"]] + [LEAK] * boat["leaks"] + [FREE] * boat["free"]
+        free = view["options"]["boat_seats"] - len(boat["pawns"]) - boat["leaks"]
+        slots = [(str(s + 1), k == "officer") for s, k in boat["pawns"]] + [LEAK] * boat["leaks"] + [FREE] * free
         rows[boat["lane"] - 1] = (code, f"{boat['progress']}/{moves}", tuple(slots))
     slot = (128 - SEATS_LEFT) // view["options"]["boat_seats"]
     return Screen(title, picture=Sea(tuple(rows), slot))

@@ -639,9 +639,8 @@ def result(state):
 
 def _boat_view(state, boat):
     b = state.boats[boat]
-    return {"lane": b.lane, "progress": b.progress, "status": b.status,
-            "island": None if b.lane is None else state.options["lanes"][b.lane - 1],
-            "pawns": [list(p) for p in b.pawns], "leaks": b.leaks, "free": _free(state, boat)}
+    return {"lane": b.lane, "progress": b.progress, "status": b.status, "pawns": [list(p) for p in b.pawns],
+            "leaks": b.leaks}
 
 
 def _decision_view(state):

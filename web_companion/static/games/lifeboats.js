@@ -10,6 +10,7 @@
                                          "aria-hidden": "true"});
   const boatName = (colour) => el("b", {class: "boat-name"}, swatch(colour), colourName(colour));
   // A pawn: its seat's number and its rank letter, so colour is never the only clue.
+  const free = (view, boat) => view.options.boat_seats - boat.pawns.length - boat.leaks;
   const pawn = ([seat, kind]) => el("span", {class: `pawn ${kind}`, title: `${seatName(seat)}: ${t(kind)}`},
                                     meeple(seat), t("mark_" + kind));
 
@@ -25,7 +26,7 @@
     const steps = Array.from({length: moves}, (_, i) => el("span", {class: i < boat.progress ? "step done" : "step"}));
     const seats = boat.status === "sea" ? el("div", {class: "boat-seats"},
       boat.pawns.map(pawn), Array.from({length: boat.leaks}, () => el("span", {class: "slot leak"}, t("leak"))),
-      Array.from({length: boat.free}, () => el("span", {class: "slot free", "aria-label": t("free")})))
+      Array.from({length: free(view, boat)}, () => el("span", {class: "slot free", "aria-label": t("free")})))
       : el("p", {class: "fate"}, t("status_" + boat.status));
     return el("li", {class: `lane ${boat.status}`}, head,
               el("div", {class: "boat-line"}, boatName(colour),
@@ -142,7 +143,7 @@
     if (chosen && view.boats[chosen]) {
       const boat = view.boats[chosen];
       return el("small", {}, swatch(chosen), `${t("progress", {n: boat.progress, of: view.options.moves_to_island})}`,
-                ` · ${boat.leaks} ${t("leak")} · ${boat.free} ${t("free")}`);
+                ` · ${boat.leaks} ${t("leak")} · ${free(view, boat)} ${t("free")}`);
     }
     if (action.choose && action.choose.lane) {
       const island = view.options.lanes[action.choose.lane - 1];
