@@ -46,6 +46,7 @@ class Cursor:
             if isinstance(item, str):
                 self.group, self.index = item, 0
             else:
+                self.prompt = None  # the next prompt starts afresh, even one equal to this (another pawn)
                 return item.action
         else:
             raise Rejected(f"button {button} does nothing now: 1 and 2 move, 7 goes back, 8 confirms")

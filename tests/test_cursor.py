@@ -38,6 +38,15 @@ def test_a_new_prompt_starts_the_cursor_afresh():
     assert cursor.label() == "space 1"
 
 
+def test_after_a_choice_an_equal_next_prompt_starts_afresh_too():
+    """Placing one pawn after another offers the same choices: each placement is two steps, so a second OK
+    never lands on whatever comes next (found when a pad's extra OK became a Captain's hat)."""
+    cursor = Cursor()
+    cursor.press(VILLAGES, 1, 8)
+    assert cursor.press(VILLAGES, 1, 8) is not None
+    assert cursor.press(VILLAGES, 1, 8) is None and cursor.label() == "space 1"
+
+
 @pytest.mark.parametrize("prompt, button, message", [
     (None, 3, "player 2 has nothing to do now"),
     (VILLAGES, 4, "button 4 does nothing now: 1 and 2 move, 7 goes back, 8 confirms"),

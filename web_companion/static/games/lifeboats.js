@@ -75,7 +75,7 @@
     return el("section", {class: "panel"}, el("h2", {}, t("players")), el("ul", {class: "seats"},
       view.scores.map((score, seat) => el("li", {}, meeple(seat), el("b", {}, seatName(seat)),
         boatName(view.colours[seat]), el("span", {}, t("score", {n: score})),
-        el("span", {class: "tag"}, "🎩 " + t("hats", {n: view.hats[seat]})),
+        el("span", {class: "tag"}, t("hats", {n: view.hats[seat]})),
         el("small", {class: "fates"}, t("fates", view.fates[seat]))))));
   }
 
@@ -102,7 +102,7 @@
                      captain: () => t("captain_is", {seat: seatName(e.hats[0])}),
                      tie: () => t("tie_between", {seat: seatName(e.start)})}[e.how]();
     return [el("b", {}, kind), el("ul", {class: "plain votes"}, e.votes.map(([seat, pick, weight]) => el("li", {},
-      meeple(seat), pick === "cappello" ? "🎩 " + t("hat_vote") : [swatch(pick), colourName(pick)],
+      meeple(seat), pick === "cappello" ? t("hat_vote") : [swatch(pick), colourName(pick)],
       e.kind === "special" && pick !== "cappello" ? el("small", {}, ` ×${weight}`) : null))),
       e.tally.length ? el("p", {}, `${t("tally")}: `, e.tally.map(([c, n]) => `${colourName(c)} ${n}`).join(" · ")) : null,
       el("p", {class: "event"}, outcome)];
@@ -127,7 +127,7 @@
     const reserve = view.reserve[me];
     return [
       el("p", {class: "status"}, `${t("your_colour")}: `, boatName(view.colours[me]), " · ",
-         t("score", {n: view.scores[me]}), " · 🎩 ", t("hats", {n: view.hats[me]})),
+         t("score", {n: view.scores[me]}), " · ", t("hats", {n: view.hats[me]})),
       el("section", {class: "panel"}, el("h2", {}, t("your_pawns")), el("ul", {class: "plain"}, mine,
         reserve.officer + reserve.sailor ? el("li", {}, t("to_place", {o: reserve.officer, s: reserve.sailor})) : null),
         el("p", {}, el("small", {}, t("fates", view.fates[me])))),
