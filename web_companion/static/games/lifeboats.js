@@ -84,7 +84,7 @@
     const boat = colourName(e.boat || "");
     const auto = e.auto ? t("auto") : "";
     switch (e.type) {
-      case "vote": return vote(e);
+      case "vote": return el("div", {}, vote(e));
       case "captain": case "tie": return t("e_" + e.type, {seat, colour: colourName(e.outcome)});
       case "move": return t("e_move", {boat, n: e.progress, of: view.options.moves_to_island});
       case "arrive": return t("e_arrive", {boat, island: e.island + 1, points: e.points.map((n, s) =>
