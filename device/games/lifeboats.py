@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from luma.core.legacy import text as tiny_text
 from luma.core.legacy.font import TINY_FONT
 
-from engine.rules.lifeboats import KINDS, LANES
+from engine.rules.lifeboats import LANES
 
 from ..screens import COLUMNS, Screen, outcome_lines, paged, picking, seat, seats
 from ..texts import text

@@ -8,8 +8,19 @@ from typing import NamedTuple
 
 from . import picks as secret
 from .options import INTEGER, LIST, SEAT, Option, resolve
-from .protocol import (CHOOSE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats,
-                       check_viewer, evolve, is_seat)
+from .protocol import (
+    CHOOSE,
+    PUBLIC,
+    TERMINAL,
+    Choice,
+    Prompt,
+    Rejected,
+    check_seats,
+    check_viewer,
+    evolve,
+    is_seat,
+)
+from .protocol import PICK as PICK_PROMPT
 
 NAME = "lifeboats"
 TITLE = "Rette sich wer kann"
@@ -609,7 +620,7 @@ def _choose_lane(state, d, choose):
 
 def _choose_swim_to(state, colour):
     boat = _known_boat(state, colour)
-    seat, kind, left = state.swimmers[-1]
+    left = state.swimmers[-1][2]
     if boat == left:  # it would drown; the box refuses
         raise Rejected(f"a swimmer may not board the boat it left ({colour})", rule="R-8")
     if state.boats[boat].status != SEA:
