@@ -48,6 +48,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
 
     host = browser.new_context(locale="en-GB", **PHONE).new_page()
     host.goto(server.url + "/host")
+    host.select_option("#game", "ponte")
     host.select_option("#seats", "4")
     host.click("#start")
     bob.wait_for_selector("text=Il ponte traballante")  # no reload: the stream brought it
