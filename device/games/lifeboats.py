@@ -79,10 +79,6 @@ def _pawn(lang, seat_number, kind):
     return f"{seat_number + 1}{say(lang, 'mark_' + kind)}"
 
 
-def _pawn_words(lang, seat_number, kind):
-    return f"{seat(lang, seat_number)} {say(lang, kind)}"
-
-
 @dataclass(frozen=True)
 class Sea:
     """The seven lanes, one row each: lane number, boat code, progress or its fate, then its seats — a pawn

@@ -489,17 +489,17 @@ def prompt(state, seat):
     actions = _choose_actions(state, seat)
     if not actions:
         return None
-    return Prompt(CHOOSE, "choose_" + state.decision.what,
-                  tuple(Choice(_label(a["choose"])[0], a, _label(a["choose"])[1]) for a in actions))
+    return Prompt(CHOOSE, "choose_" + state.decision.what, tuple(map(_choice, actions)))
 
 
-def _label(choose):
-    """(label, group) of an open choice: text keys the presentation words (a colour, a kind, a lane)."""
+def _choice(action):
+    """An open choice, labelled with text keys the presentation words (a colour, a kind, a lane)."""
+    choose = action["choose"]
     if "lane" in choose:
-        return f"lane_{choose['lane']}", None
+        return Choice(f"lane_{choose['lane']}", action)
     if "pawn" in choose:
-        return choose["pawn"], choose.get("board", choose.get("swim_from"))
-    return next(iter(choose.values())), None
+        return Choice(choose["pawn"], action, choose.get("board", choose.get("swim_from")))
+    return Choice(next(iter(choose.values())), action)
 PICK_KEYS, CHOOSE_KEYS = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
 DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", "pawn"}, CAPTAIN: {"captain"},
                  TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
@@ -675,7 +675,7 @@ def view(state, viewer=PUBLIC):
         "vote": None if state.vote is None else {
             "kind": state.vote.kind, "boat": _colour_or_none(state, state.vote.boat),
             "options": list(state.vote.options), "voters": list(state.vote.voters),
-            "weights": [weights(state, state.vote)[s] for s in state.vote.voters]},
+            "weights": list(weights(state, state.vote).values())},
         "decision": _decision_view(state), "picking": [], "locked": [],
         "swimmers": [[s, k, boat_colour(state, b)] for s, k, b in state.swimmers],
         "arrivals": [boat_colour(state, b) for b in state.arrivals],
