@@ -225,8 +225,7 @@ class Table:
         while record.needs_chance:
             action = record.next_chance()  # undo never re-rolls
             if action is None:
-                outcomes = record.rules.chance_outcomes(record.state)
-                action = self._random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = draw(record.rules, record.state, self._random)
             record.apply(action)
             lines.append(action)
         return lines
@@ -235,3 +234,9 @@ class Table:
         with self._lock:
             self._drop_pending()
             self._journal.close()
+
+
+def draw(rules, state, random):
+    """One live chance outcome for `state`, drawn from `random` by the outcomes' probabilities."""
+    outcomes = rules.chance_outcomes(state)
+    return random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]

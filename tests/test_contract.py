@@ -15,7 +15,7 @@ from engine.rules.protocol import Prompt
 from engine.table import Table
 from web_companion import api, create_app
 
-MAX_STEPS = 3000
+MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long
 SEEDS = range(12)
 
 

@@ -1,8 +1,8 @@
 """The games Arbitro referees, by their log name."""
-from . import lifeboats, ponte
+from . import leader1, lifeboats, ponte
 from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 
-GAMES = {game.NAME: game for game in (ponte, lifeboats)}
+GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1)}
 
 
 def game_module(name):

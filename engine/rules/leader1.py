@@ -1,0 +1,973 @@
+"""Leader 1 — Hell of the North, as in ../shared/rules/leader1.md (R-1 … R-3).
+
+The riders, hexes and peloton stay on the table; the box is the d12, the energy sheets and the bookkeeping of
+chases, places, risks and punctures. A seat is a team. What happens on the board comes in as choices: a move is
+entered field by field (start terrain, spaces, then what the board shows: draft, weather, damaged spaces …)
+and confirmed with "go"; the box computes its cost and rolls the risks it runs.
+"""
+from typing import NamedTuple
+
+from .leader1_die import (DEFAULT_DIE, MAX_PAID, TERRAINS, TYPES, check_die, cobble_effect, free_spaces,
+                          is_puncture, move_cost, risk_succeeds)
+from .options import CHOICE, INTEGER, LIST, Option, resolve
+from .protocol import (CHANCE, CHOOSE, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats, check_viewer,
+                       evolve, is_seat)
+
+NAME = "leader1"
+TITLE = "Leader 1"
+SEATS = (2, 4)
+
+QUALITIES = ("discesista", "velocista", "attaccante")
+TESTA, PANCIA, FUGA, STACCATO, ARRIVATO, FUORI = "testa", "pancia", "fuga", "staccato", "arrivato", "fuori"
+PELOTON = (TESTA, PANCIA)
+WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
+WIND = {"contrario_1": 1, "contrario_2": 2, "favorevole_1": -1, "favorevole_2": -2}
+DEFAULT_TILES = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # R-3: per colour (green, yellow, red)
+LEAVE_PELOTON = 4  # spaces a breakaway needs
+HEAT = 6  # spaces in the heat that reveal a supply tile
+MAX_BEHIND = 22  # turns behind the leader that put a rider out of a stage race
+CARRY = 15  # most energy carried to the next stage
+NEXT_STAGE_CHASES, MAX_CHASES = 4, 6
+
+
+def _check_riders(value, seats):
+    if len(value) != seats:
+        raise Rejected(f"one list of riders per team: {seats}, not {len(value)}")
+    for n, team in enumerate(value, start=1):
+        if not isinstance(team, list) or not 1 <= len(team) <= 3 or len(set(map(str, team))) != len(team) \
+                or any(t not in TYPES for t in team):
+            raise Rejected(f"team {n}: one to three different riders of {', '.join(TYPES)}, not {team!r}")
+    return value
+
+
+def _check_order(value, seats):
+    if sorted(value) != list(range(seats)) or any(isinstance(s, bool) for s in value):
+        raise Rejected(f"every team once, as seats 0–{seats - 1}, not {value!r}")
+    return value
+
+
+def _check_tiles(value, seats):
+    if len(value) != 3:
+        raise Rejected("three decks: green (passista), yellow (leader), red (scalatore)")
+    for deck in value:
+        if not isinstance(deck, list) or not deck or any(v not in (2, 3, 4, 5) or isinstance(v, bool) for v in deck):
+            raise Rejected(f"a deck is a list of tile values 2–5, not {deck!r}")
+    return value
+
+
+def _check_stage_energy(value, seats):
+    if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 500 for v in value):
+        raise Rejected(f"one starting energy (1–500) per stage after the first, not {value!r}")
+    return value
+
+
+OPTIONS = (
+    Option("die", LIST, [list(face) for face in DEFAULT_DIE], check=check_die),
+    Option("energy", INTEGER, 60, low=1, high=500),
+    Option("chases", INTEGER, 6, low=0, high=MAX_CHASES),
+    Option("riders", LIST, lambda seats: [list(TYPES) for _ in range(seats)], check=_check_riders),
+    Option("order", LIST, lambda seats: list(range(seats)), check=_check_order),
+    Option("race", CHOICE, "classica", choices=("classica", "tappe")),
+    Option("stages", INTEGER, 1, low=1, high=10),
+    Option("stage_energy", LIST, [], check=_check_stage_energy),
+    Option("supply", CHOICE, "table", choices=("table", "box")),
+    Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles),
+    Option("punctures", CHOICE, "each", choices=("each", "all")),
+)
+SECRET_OPTIONS = {"supply": "box"}  # the table where something stays secret: the box holds the supply tiles
+
+# Phases
+QUALITY, LINEUP, BREAKAWAY_MOVES, ATTACKS, REGROUP, CHASE, ROLL, CATCH, DROPPED, LAST, PUNCTURES, OVER = (
+    "qualities", "lineup", "fuga", "scatti", "gruppo", "inseguimento", "lancio", "ripresa", "staccati",
+    "ultimi", "forature", "over")
+MOVE_PHASES = (BREAKAWAY_MOVES, ATTACKS, DROPPED, LAST)
+
+
+class Rider(NamedTuple):
+    seat: int
+    kind: str
+    quality: str | None = None
+    energy: int = 0
+    risks: int = 0
+    place: str = PANCIA
+    moved: bool = False  # has moved (or been asked) in this turn
+    skip: int = 0  # the turn it sits out after a crash
+    last: int = 0  # the turn it plays last after a puncture
+    no_draft: int = 0  # a turn in which it may not take the draft
+    dropped: int = 0  # the turn it was left behind by the peloton (it moves from the next)
+    finished: int = 0  # the turn it crossed the line in this stage
+    gc: int = 0  # general classification, in turns
+    bonus: int = 0  # bonus lines won this stage
+
+
+class Form(NamedTuple):
+    """A move being entered: what the board shows."""
+    rider: int
+    breakaway: bool = False
+    start: str | None = None
+    spaces: int | None = None
+    draft: bool = False
+    sprint: bool = False
+    blocked: int = 0
+    weather: str = "sereno"
+    climb: int = 0
+    climb_spaces: int = 0
+    damaged: tuple = ()
+    cobbles: tuple = ()
+    feed: bool = False
+    finish: bool = False
+    bonus: bool = False
+    ahead: bool = False
+
+
+class Tile(NamedTuple):
+    seat: int
+    kind: str  # the rider type whose colour it is
+    value: int
+    used: bool = False
+    draw: int = 0  # which supply draw of the game it came from
+
+
+class State(NamedTuple):
+    seats: int
+    die: tuple
+    opts: dict
+    stage: int
+    turn: int
+    phase: str
+    riders: tuple
+    chases: tuple
+    streak: tuple  # chases in a row per team
+    order: tuple  # the team tokens, the leading team first
+    queue: tuple  # teams (or riders, for punctures) still to act in a phase taken in turn
+    forms: tuple  # per seat: the move being entered, or None
+    due: tuple | None  # the chance outcome due: ("d12", why) or ("supply", rider)
+    pending: dict | None  # a move confirmed and waiting for its risk rolls
+    roll: int | None  # the last d12 face
+    rolls: int  # d12 rolls so far
+    chased: tuple  # teams that announced a chase this turn
+    red: bool  # the peloton rolled the red 4 this turn
+    peloton: dict | None  # the peloton's last move
+    race: tuple  # riders in the order they moved this turn
+    finish_order: tuple  # riders in the order they crossed this stage's line
+    tiles: tuple
+    decks: tuple  # supply tiles left per colour
+    draws: int
+    events: tuple  # what happened, newest last
+    stages_done: tuple  # per stage: riders in finishing order
+
+
+def setup(seats, options=None):
+    check_seats(seats, *SEATS)
+    opts = resolve(OPTIONS, seats, options or {})
+    if opts["stages"] > 1 and opts["race"] != "tappe":
+        raise Rejected("option stages: more than one stage makes a stage race (race: tappe)")
+    if len(opts["stage_energy"]) not in (0, opts["stages"] - 1):
+        raise Rejected(f"option stage_energy: one energy for each stage after the first "
+                       f"({opts['stages'] - 1}), or none")
+    riders = tuple(Rider(seat, kind, energy=opts["energy"]) for seat in range(seats) for kind in
+                   sorted(opts["riders"][seat], key=TYPES.index))
+    state = State(seats=seats, die=tuple(tuple(f) for f in opts["die"]), opts=opts, stage=1, turn=0,
+                  phase=QUALITY, riders=riders, chases=(opts["chases"],) * seats, streak=(0,) * seats,
+                  order=tuple(opts["order"]), queue=tuple(opts["order"]), forms=(None,) * seats, due=None,
+                  pending=None, roll=None, rolls=0, chased=(), red=False, peloton=None, race=(), finish_order=(),
+                  tiles=(), decks=tuple(tuple(sorted(d)) for d in opts["tiles"]), draws=0, events=(),
+                  stages_done=())
+    return state
+
+
+# -- small helpers ----------------------------------------------------------------------------------------------
+def _index(state, seat, kind):
+    for i, r in enumerate(state.riders):
+        if r.seat == seat and r.kind == kind:
+            return i
+    return None
+
+
+def _set(state, i, **changes):
+    riders = list(state.riders)
+    riders[i] = evolve(riders[i], **changes)
+    return evolve(state, riders=tuple(riders))
+
+
+def _event(state, kind, **about):
+    return evolve(state, events=(state.events + ({"event": kind, "turn": state.turn, **about},))[-40:])
+
+
+def _ref(rider):
+    return [rider.seat, rider.kind]
+
+
+def _racing(rider):
+    return rider.place not in (ARRIVATO, FUORI)
+
+
+def _name(rider):
+    return f"team {rider.seat + 1}'s {rider.kind}"
+
+
+def _team_order(state, seats):
+    return tuple(s for s in state.order if s in seats)
+
+
+# -- the course of a turn -----------------------------------------------------------------------------------------
+def _due_riders(state, phase, seat=None):
+    """Riders that move in a move phase and have not yet."""
+    t = state.turn
+
+    def due(r):
+        if r.moved or not _racing(r) or r.skip == t or (seat is not None and r.seat != seat):
+            return False
+        if phase == BREAKAWAY_MOVES:
+            return r.place == FUGA and r.last != t
+        if phase == DROPPED:
+            return r.place == STACCATO and r.dropped < t and r.last != t
+        if phase == LAST:
+            return r.last == t and r.place in (FUGA, STACCATO)
+        return r.place == TESTA  # ATTACKS: the head of the peloton may break away
+    return [i for i, r in enumerate(state.riders) if due(r)]
+
+
+def _movers(state):
+    """The teams that may act in a move phase: those entering a move or with a rider still to move."""
+    if state.phase == ATTACKS:
+        return state.queue[:1]
+    return tuple(s for s in range(state.seats)
+                 if state.forms[s] is not None or _due_riders(state, state.phase, s))
+
+
+def _advance(state):
+    """Move the turn on until someone has something to do."""
+    while True:
+        if state.phase == OVER or state.due is not None:
+            return state
+        if state.phase in (QUALITY, LINEUP, REGROUP, CHASE, PUNCTURES) and state.queue:
+            return state
+        if state.phase in (ROLL, CATCH) and state.queue:
+            return state
+        if state.phase in MOVE_PHASES and _movers(state):
+            return state
+        state = _next_phase(state)
+
+
+def _next_phase(state):
+    phase = state.phase
+    if phase == QUALITY:
+        return _start_stage(state)
+    if phase in (LINEUP, PUNCTURES):
+        return _start_turn(state)
+    if phase == BREAKAWAY_MOVES:
+        ahead_of_leader = state.order[1:] + state.order[:1]
+        return evolve(state, phase=ATTACKS, queue=tuple(s for s in ahead_of_leader if _has(state, s, (TESTA,))))
+    if phase == ATTACKS:
+        return evolve(state, phase=REGROUP, queue=tuple(s for s in state.order if _has(state, s, PELOTON)))
+    if phase == REGROUP:
+        chasers = tuple(s for s in state.order if state.chases[s] > 0 and state.streak[s] < 2)
+        return evolve(state, phase=CHASE, queue=chasers)
+    if phase == CHASE:
+        streak = tuple(n + 1 if s in state.chased else 0 for s, n in enumerate(state.streak))
+        return evolve(state, phase=ROLL, queue=state.order[:1], streak=streak)
+    if phase == CATCH:
+        return evolve(state, phase=DROPPED, queue=())
+    if phase == DROPPED:
+        return evolve(state, phase=LAST, queue=())
+    if phase == LAST:
+        if not state.red:
+            return _start_turn(state)
+        order = _race_order(state)
+        if order and state.opts["punctures"] == "all":
+            return evolve(state, phase=PUNCTURES, queue=tuple(order), due=("d12", "puncture"))
+        return evolve(state, phase=PUNCTURES, queue=tuple(order))
+    raise AssertionError(phase)
+
+
+def _has(state, seat, places):
+    return any(r.seat == seat and r.place in places for r in state.riders)
+
+
+def _start_stage(state):
+    """Every rider lines up in the peloton, team by team from the leading token."""
+    state = _event(state, "stage", stage=state.stage)
+    state = evolve(state, phase=LINEUP, turn=0, queue=tuple(s for s in state.order if _has(state, s, (PANCIA,))))
+    if state.opts["race"] == "classica" and state.opts["supply"] == "box" and state.stage == 1:
+        # A classic: every rider draws one extra supply tile before the start (held secret by the box).
+        riders = tuple(i for i, r in enumerate(state.riders) if _racing(r))
+        return evolve(state, due=("supply", riders))
+    return state
+
+
+def _start_turn(state):
+    turn = state.turn + 1
+    riders = tuple(evolve(r, moved=False) for r in state.riders)
+    state = evolve(state, turn=turn, riders=riders, chased=(), red=False, race=(), queue=(), peloton=None,
+                   phase=BREAKAWAY_MOVES)
+    return _event(state, "turn", n=turn)
+
+
+def _race_order(state):
+    """Who rolls for a puncture, in race order as far as the box knows it: riders on the road ahead in the
+    order they moved this turn, then the peloton by team token (head before belly), then those behind in the
+    order they moved, then those just dropped. Riders off the road after a crash do not roll."""
+    t = state.turn
+    rs = state.riders
+    standing = [i for i, r in enumerate(rs) if _racing(r) and r.skip != t + 1 and r.skip != t]
+    ahead = [i for i in state.race if i in standing and rs[i].place == FUGA]
+    ahead += [i for i in standing if rs[i].place == FUGA and i not in ahead]
+    peloton = [i for s in state.order for place in PELOTON for i in standing
+               if rs[i].seat == s and rs[i].place == place]
+    behind = [i for i in state.race if i in standing and rs[i].place == STACCATO]
+    behind += [i for s in state.order for i in standing
+               if rs[i].seat == s and rs[i].place == STACCATO and i not in behind]
+    return ahead + peloton + behind
+
+
+# -- chance -------------------------------------------------------------------------------------------------------
+def current_actors(state):
+    if state.phase == OVER:
+        return TERMINAL
+    if state.due is not None:
+        return CHANCE
+    if state.phase in MOVE_PHASES:
+        return _movers(state)
+    if state.phase == PUNCTURES:
+        return (state.riders[state.queue[0]].seat,)
+    return state.queue[:1]
+
+
+def chance_outcomes(state):
+    if state.due is None:
+        return []
+    if state.due[0] == "d12":
+        return [({"chance": "d12", "outcome": n}, 1 / len(state.die)) for n in range(len(state.die))]
+    deck = state.decks[TYPES.index(state.riders[state.due[1][0]].kind)]
+    return [({"chance": "supply", "outcome": v}, deck.count(v) / len(deck)) for v in sorted(set(deck))]
+
+
+def _apply_chance(state, action):
+    keys = set(action)
+    if keys != {"chance", "outcome"}:
+        raise Rejected(f"a chance line has keys chance and outcome, not {sorted(keys)}")
+    if state.due is None:
+        raise Rejected("no chance outcome is due now")
+    kind, why = state.due
+    if action["chance"] != kind:
+        raise Rejected(f"a {kind} outcome is due, not {action['chance']!r}")
+    outcome = action["outcome"]
+    if kind == "supply":
+        return _draw_tile(state, why, outcome)
+    if not isinstance(outcome, int) or isinstance(outcome, bool) or not 0 <= outcome < len(state.die):
+        raise Rejected(f"a d12 face is 0–{len(state.die) - 1}, not {outcome!r}")
+    state = evolve(state, due=None, roll=outcome, rolls=state.rolls + 1)
+    face = state.die[outcome]
+    if why == "peloton":
+        return _advance(_peloton_moves(state, face))
+    if why == "puncture":
+        return _advance(_puncture_roll(state, face))
+    return _advance(_risk_roll(state, face))
+
+
+def _draw_tile(state, riders, value):
+    i = riders[0]
+    rider = state.riders[i]
+    colour = TYPES.index(rider.kind)
+    deck = list(state.decks[colour])
+    if value not in deck:
+        raise Rejected(f"no supply tile of value {value!r} is left in the {rider.kind}'s deck")
+    deck.remove(value)
+    if not deck:  # a deck used up is shuffled again from its full set
+        deck = sorted(state.opts["tiles"][colour])
+    decks = list(state.decks)
+    decks[colour] = tuple(deck)
+    state = evolve(state, decks=tuple(decks), draws=state.draws + 1,
+                   tiles=state.tiles + (Tile(rider.seat, rider.kind, value, draw=state.draws),))
+    state = _event(state, "supply_drawn", rider=_ref(rider))
+    rest = riders[1:]
+    return _advance(evolve(state, due=("supply", rest) if rest else None))
+
+
+# -- the peloton ----------------------------------------------------------------------------------------------------
+def _peloton_moves(state, face):
+    value, _ = face
+    start = state.peloton["from"]
+    in_peloton = [i for i, r in enumerate(state.riders) if r.place in PELOTON]
+    move = value + bool(state.chased) + (not in_peloton)
+    paid, dropped = [], []
+    for i in in_peloton:
+        r = state.riders[i]
+        cost = (move >= 5) + (r.place == TESTA) + (r.kind == "passista" and start == "montagna")
+        if r.energy < cost:
+            state = _set(state, i, place=STACCATO, dropped=state.turn)
+            dropped.append(_ref(r))
+        else:
+            state = _set(state, i, energy=r.energy - cost)
+            paid.append(_ref(r) + [cost])
+    red = is_puncture(face)
+    state = evolve(state, red=red, phase=CATCH, queue=state.order[:1],
+                   peloton={"from": start, "face": state.roll, "move": move, "chase": bool(state.chased),
+                            "empty": not in_peloton})
+    return _event(state, "peloton", face=state.roll, move=move, chase=bool(state.chased), empty=not in_peloton,
+                  paid=paid, dropped=dropped, red=red)
+
+
+def _puncture_roll(state, face):
+    i = state.queue[0]
+    rider = state.riders[i]
+    punctured = is_puncture(face)
+    if punctured:
+        state = _punctured(state, i)
+    state = _event(state, "puncture_roll", rider=_ref(rider), face=state.roll, punctured=punctured)
+    state = evolve(state, queue=state.queue[1:])
+    if state.queue and state.opts["punctures"] == "all":
+        state = evolve(state, due=("d12", "puncture"))
+    return state
+
+
+def _punctured(state, i):
+    """A punctured rider plays last next turn without the draft; in the peloton it drops behind it."""
+    rider = state.riders[i]
+    nxt = state.turn + 1
+    place = STACCATO if rider.place in PELOTON else rider.place
+    return _set(state, i, last=nxt, no_draft=nxt, place=place,
+                dropped=state.turn if rider.place in PELOTON else rider.dropped)
+
+
+# -- a move -----------------------------------------------------------------------------------------------------------
+def _quality_bonus(rider, form):
+    return ((rider.quality == "discesista" and form.start == "discesa")
+            or (rider.quality == "velocista" and form.sprint))
+
+
+def _may_draft(state, rider, form):
+    return not form.breakaway and rider.no_draft != state.turn
+
+
+def reckon(state, form):
+    """What a complete form means: free and paid spaces, cost, recovery, the risks it runs."""
+    rider = state.riders[form.rider]
+    free = free_spaces(form.start, rider.kind, draft=form.draft, bonus=_quality_bonus(rider, form))
+    wind = WIND.get(form.weather, 0)
+    if wind > 0 and form.draft:
+        wind = 0  # head wind costs only a rider without the draft
+    paid, cost, recovered = move_cost(form.spaces, free, blocked=form.blocked, wind=wind)
+    risks = []
+    if form.climb:
+        # The climb's spaces close the move when it starts below the climb, and open it when it starts on it.
+        on_climb = (max(0, form.climb_spaces - free) if form.start == "montagna"
+                    else min(paid, form.climb_spaces))
+        climber_attack = form.breakaway and rider.kind == "scalatore" and form.start == "montagna"
+        if on_climb > form.climb and not climber_attack:
+            risks.append("fatigue")
+    rain = form.weather == "pioggia"
+    damaged = [k for k in form.damaged if rain or k > free]
+    if len(damaged) > (rider.quality == "attaccante"):
+        risks.append("crash")
+    cobbles = [k for k in form.cobbles if k > free]
+    if rider.quality == "attaccante":
+        cobbles = cobbles[1:]
+    risks += ["cobbles"] * len(cobbles)
+    need = cost * 2 if "fatigue" in risks else cost
+    return {"free": free, "paid": paid, "cost": cost, "recovered": recovered, "risks": risks, "need": need}
+
+
+def _go_refusal(state, form):
+    """Why a complete form cannot go, or None."""
+    rider = state.riders[form.rider]
+    try:
+        sums = reckon(state, form)
+    except Rejected as e:
+        return str(e)
+    if rider.energy < sums["need"]:
+        if "fatigue" in sums["risks"]:
+            return (f"this move costs {sums['cost']}, and {sums['need']} if the fatigue risk fails: "
+                    f"the {rider.kind} has {rider.energy} energy")
+        return f"this move costs {sums['cost']}: the {rider.kind} has {rider.energy} energy"
+    return None
+
+
+def _min_spaces(form):
+    return LEAVE_PELOTON if form.breakaway else 1
+
+
+def _max_spaces(state, form):
+    rider = state.riders[form.rider]
+    return free_spaces(form.start, rider.kind, draft=True, bonus=True) + MAX_PAID
+
+
+def _form_choices(state, seat):
+    """The choose values a team entering a move may take now, in prompt order."""
+    form = state.forms[seat]
+    rider = state.riders[form.rider]
+    if form.start is None:
+        return [{"from": t} for t in TERRAINS] + [{"back": True}]
+    if form.spaces is None:
+        return ([{"spaces": n} for n in range(_min_spaces(form), _max_spaces(state, form) + 1)]
+                + [{"back": True}])
+    choices = [] if _go_refusal(state, form) else [{"go": True}]
+    if _may_draft(state, rider, form):
+        choices.append({"draft": not form.draft})
+    if rider.quality == "velocista":
+        choices.append({"sprint": not form.sprint})
+    choices += [{"weather": w} for w in WEATHER if w != form.weather]
+    choices += [{"blocked": n} for n in range(0, form.spaces + 1) if n != form.blocked]
+    choices += [{"climb": c} for c in range(5) if c != form.climb]
+    if form.climb:
+        choices += [{"climb_spaces": n} for n in range(1, form.spaces + 1) if n != form.climb_spaces]
+    choices += [{"road": k} for k in range(1, form.spaces + 1)]
+    if state.opts["supply"] == "box":
+        choices.append({"feed": not form.feed})
+    if rider.place == STACCATO:
+        choices.append({"ahead": not form.ahead})
+    if state.opts["race"] == "tappe":
+        choices.append({"bonus": not form.bonus})
+    choices.append({"finish": not form.finish})
+    choices.append({"back": True})
+    return choices
+
+
+def _apply_form(state, seat, key, value):
+    form = state.forms[seat]
+    if key == "back":
+        return _set_form(state, seat, None)
+    if key == "from":
+        return _set_form(state, seat, form._replace(start=value))
+    if key == "spaces":
+        return _set_form(state, seat, form._replace(spaces=value))
+    if key == "go":
+        return _go(state, seat)
+    if key == "road":
+        # A space of the move cycles: normal road, damaged asphalt, damaged cobbles.
+        damaged, cobbles = set(form.damaged), set(form.cobbles)
+        if value in damaged:
+            damaged.discard(value)
+            cobbles.add(value)
+        elif value in cobbles:
+            cobbles.discard(value)
+        else:
+            damaged.add(value)
+        return _set_form(state, seat, form._replace(damaged=tuple(sorted(damaged)), cobbles=tuple(sorted(cobbles))))
+    if key == "climb" and not value:
+        return _set_form(state, seat, form._replace(climb=0, climb_spaces=0))
+    if key == "climb" and not form.climb_spaces:
+        return _set_form(state, seat, form._replace(climb=value, climb_spaces=form.spaces))
+    return _set_form(state, seat, form._replace(**{key: value}))
+
+
+def _set_form(state, seat, form):
+    forms = list(state.forms)
+    forms[seat] = form
+    return evolve(state, forms=tuple(forms))
+
+
+def _go(state, seat):
+    """The move is confirmed: its risks are rolled (if any), then it is paid and recorded."""
+    form = state.forms[seat]
+    sums = reckon(state, form)
+    state = _set_form(state, seat, None)
+    pending = {"form": form, "sums": sums, "risks": sums["risks"], "failed": False, "crash": False,
+               "puncture": False, "rolled": []}
+    return _next_risk(evolve(state, pending=pending))
+
+
+def _next_risk(state):
+    p = state.pending
+    if p["risks"] and not p["crash"] and not p["puncture"]:
+        return evolve(state, due=("d12", p["risks"][0]))
+    return _settle(evolve(state, pending=None), p)
+
+
+def _risk_roll(state, face):
+    p = dict(state.pending)
+    kind, p["risks"] = p["risks"][0], p["risks"][1:]
+    i = p["form"].rider
+    rider = state.riders[i]
+    if kind == "cobbles":
+        effect = cobble_effect(face)
+        p["crash"] = p["crash"] or effect == "crash"
+        p["puncture"] = p["puncture"] or effect == "puncture"
+        p["rolled"] = p["rolled"] + [[kind, state.roll, effect or "ok"]]
+    else:
+        rung = rider.risks + 1
+        ok = risk_succeeds(face, rung)
+        state = _set(state, i, risks=rung)  # the box is crossed whatever the roll
+        if kind == "fatigue":
+            p["failed"] = p["failed"] or not ok
+        else:
+            p["crash"] = p["crash"] or not ok
+        p["rolled"] = p["rolled"] + [[kind, state.roll, "ok" if ok else "failed", rung]]
+    return _next_risk(evolve(state, pending=p))
+
+
+def _settle(state, p):
+    form, sums = p["form"], p["sums"]
+    i = form.rider
+    rider = state.riders[i]
+    cost = sums["cost"] * (2 if p["failed"] else 1)
+    energy = rider.energy - cost + sums["recovered"]
+    changes = {"energy": energy, "moved": True}
+    if form.breakaway or (form.ahead and rider.place == STACCATO):
+        changes["place"] = FUGA
+    if p["crash"]:
+        changes.update(skip=state.turn + 1, no_draft=state.turn + 2)
+    state = _set(state, i, **changes)
+    if p["puncture"]:
+        state = _punctured(state, i)
+    state = evolve(state, race=state.race + (i,))
+    state = _event(state, "move", rider=_ref(rider), spaces=form.spaces, free=sums["free"], paid=sums["paid"],
+                   cost=cost, recovered=sums["recovered"], rolled=p["rolled"], fatigue_failed=p["failed"],
+                   crash=p["crash"], puncture=p["puncture"], breakaway=form.breakaway, energy=energy)
+    if form.weather == "caldo" and form.spaces >= HEAT:
+        state = _heat(state, i)
+    if form.bonus:
+        state = _set(state, i, bonus=state.riders[i].bonus + 1)
+    if form.feed and state.opts["supply"] == "box":
+        state = evolve(state, due=("supply", (i,)))
+    if form.finish:
+        state = _finish(state, [i])
+    return state
+
+
+def _heat(state, i):
+    """Heat: the rider's team reveals one of its supply tiles held by the box (the rider's colour first) and
+    the rider takes its energy. With tiles on the table the players do it themselves."""
+    rider = state.riders[i]
+    held = [n for n, t in enumerate(state.tiles) if t.seat == rider.seat and not t.used]
+    held.sort(key=lambda n: (state.tiles[n].kind != rider.kind, n))
+    if not held:
+        return state
+    return _use_tile(state, held[0], i, "heat")
+
+
+def _use_tile(state, n, i, why):
+    tile = state.tiles[n]
+    tiles = list(state.tiles)
+    tiles[n] = tile._replace(used=True)
+    rider = state.riders[i]
+    state = _set(evolve(state, tiles=tuple(tiles)), i, energy=rider.energy + tile.value)
+    return _event(state, "supply_used", rider=_ref(rider), value=tile.value, why=why)
+
+
+def _finish(state, indices):
+    for i in indices:
+        state = _set(state, i, place=ARRIVATO, finished=state.turn)
+        state = _event(state, "finish", rider=_ref(state.riders[i]), place=len(state.finish_order) + 1)
+        state = evolve(state, finish_order=state.finish_order + (i,))
+    if any(_racing(r) for r in state.riders):
+        return state
+    return _end_stage(state)
+
+
+def _end_stage(state):
+    """Turns behind the stage winner (winner −2, 2nd −1, −1 per bonus line) into the general classification;
+    in a stage race a rider more than 22 turns behind the leader is out, and the next stage starts."""
+    order = state.finish_order
+    first = state.riders[order[0]].finished
+    riders = list(state.riders)
+    for place, i in enumerate(order):
+        r = riders[i]
+        gained = (2 if place == 0 else 1 if place == 1 else 0) + r.bonus
+        riders[i] = r._replace(gc=r.gc + r.finished - first - gained, bonus=0)
+    state = evolve(state, riders=tuple(riders), stages_done=state.stages_done + (order,), forms=(None,) * state.seats)
+    state = _event(state, "stage_end", stage=state.stage, order=[_ref(state.riders[i]) for i in order])
+    if state.stage == state.opts["stages"]:
+        return evolve(state, phase=OVER, queue=())
+    leader = min(r.gc for r in state.riders if r.place != FUORI)
+    nxt = state.stage + 1
+    energy = (state.opts["stage_energy"] or [state.opts["energy"]] * nxt)[nxt - 2]
+    riders = []
+    for r in state.riders:
+        if r.place == FUORI or r.gc - leader > MAX_BEHIND:
+            riders.append(r._replace(place=FUORI))
+        else:
+            riders.append(Rider(r.seat, r.kind, r.quality, energy + min(r.energy, CARRY), r.risks, PANCIA, gc=r.gc))
+    chases = tuple(min(MAX_CHASES, NEXT_STAGE_CHASES + c) for c in state.chases)
+    # The team of the general classification's leader starts first, the others in their token order.
+    best = min((r for r in riders if r.place != FUORI), key=lambda r: (r.gc, state.order.index(r.seat)))
+    order = (best.seat,) + tuple(s for s in state.order if s != best.seat)
+    state = evolve(state, stage=nxt, riders=tuple(riders), chases=chases, streak=(0,) * state.seats, order=order,
+                   finish_order=(), phase=QUALITY, queue=())
+    return _start_stage(state)
+
+
+# -- the actions ---------------------------------------------------------------------------------------------------
+def _choices(state, seat):
+    """Every choose value `seat` may take now, in prompt order."""
+    phase = state.phase
+    if phase == OVER or state.due is not None or seat not in current_actors(state):
+        return []
+    mine = [r for r in state.riders if r.seat == seat]
+    supply = _supply_choices(state, seat)
+    if phase == QUALITY:
+        taken = {r.quality for r in mine}
+        return [{"quality": [r.kind, q]} for r in mine if r.quality is None for q in QUALITIES
+                if q not in taken] + [{"quality": None}]
+    if phase == LINEUP:
+        return [{"place": [r.kind, p]} for r in mine if r.place == PANCIA and not r.moved for p in PELOTON]
+    if phase in MOVE_PHASES:
+        if state.forms[seat] is not None:
+            return _form_choices(state, seat) + supply
+        rides = [{"ride": state.riders[i].kind} for i in _due_riders(state, phase, seat)]
+        return rides + ([{"ride": None}] if phase == ATTACKS else []) + supply
+    if phase == REGROUP:
+        moves = {TESTA: (PANCIA,), PANCIA: (TESTA, STACCATO)}
+        return [{"place": [r.kind, p]} for r in mine if r.place in moves for p in moves[r.place]] \
+            + [{"place": None}] + supply
+    if phase == CHASE:
+        return [{"chase": True}, {"chase": False}] + supply
+    if phase == ROLL:
+        return [{"roll": t} for t in TERRAINS] + supply
+    if phase == CATCH:
+        caught = [{"catch": _ref(r) + [p]} for s in state.order for r in state.riders
+                  if r.seat == s and r.place == FUGA for p in PELOTON]
+        finish = [{"catch": ARRIVATO}] if any(r.place in PELOTON for r in state.riders) else []
+        return caught + finish + [{"catch": None}] + supply
+    if phase == PUNCTURES:
+        return [{"roll": state.riders[state.queue[0]].kind}]
+    return []
+
+
+def _supply_choices(state, seat):
+    """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
+    from the table's tiles."""
+    racing = [r for r in state.riders if r.seat == seat and _racing(r)]
+    if state.opts["supply"] == "table":
+        return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5)]
+    held = {(t.kind, t.value) for t in state.tiles if t.seat == seat and not t.used}
+    return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5) if (r.kind, v) in held]
+
+
+def legal_actions(state, actor):
+    if actor == CHANCE:
+        return [a for a, _ in chance_outcomes(state)]
+    return [{"seat": actor, "choose": c} for c in _choices(state, actor)]
+
+
+CHOOSE_KEYS = frozenset({"seat", "choose"})
+
+
+def apply(state, action):
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    if state.phase == OVER:
+        raise Rejected("the race is over")
+    if "chance" in action:
+        return _apply_chance(state, action)
+    keys = set(action)
+    if keys != CHOOSE_KEYS:
+        extra = sorted(keys - CHOOSE_KEYS)
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(CHOOSE_KEYS - keys)[0]!r}")
+    seat, choose = action["seat"], action["choose"]
+    if not is_seat(seat, state.seats):
+        raise Rejected(f"no team {seat + 1 if type(seat) is int else repr(seat)} at this table")
+    if not isinstance(choose, dict) or len(choose) != 1:
+        raise Rejected("a choice is an object with one key")
+    if state.due is not None:
+        raise Rejected("the die must be rolled first")
+    (key, value), = choose.items()
+    if seat not in current_actors(state):
+        raise Rejected(f"it is not team {seat + 1}'s turn: {_waiting_for(state)}")
+    if choose not in _choices(state, seat):
+        raise Rejected(_refusal(state, seat, key, value))
+    return _advance(_apply_choice(state, seat, key, value))
+
+
+def _waiting_for(state):
+    return "waiting for team " + " or ".join(str(s + 1) for s in current_actors(state))
+
+
+def _refusal(state, seat, key, value):
+    """A clear reason for a choice the rules do not allow now."""
+    form = state.forms[seat] if state.phase in MOVE_PHASES else None
+    if key == "go" and form is not None and form.spaces is not None:
+        return _go_refusal(state, form) or "not now"
+    if key == "spaces" and form is not None and form.start is not None and isinstance(value, int):
+        if form.breakaway and value < LEAVE_PELOTON:
+            return f"leaving the peloton takes a move of at least {LEAVE_PELOTON} spaces"
+        return f"a move of {_min_spaces(form)} to {_max_spaces(state, form)} spaces"
+    if key == "chase" and state.phase == CHASE:
+        return "not now"
+    if key == "chase":
+        return "chases are announced before the peloton's roll"
+    if key == "supply":
+        if state.opts["supply"] == "box":
+            return "the team holds no such supply tile"
+        return "a supply tile is worth 2 to 5, for one of the team's riders still racing"
+    if key == "ride" and state.phase in MOVE_PHASES:
+        if state.phase == ATTACKS:
+            return "only a rider at the head of the peloton may break away"
+        return "that rider does not move now"
+    if key == "quality" and state.phase == QUALITY:
+        return "each rider has at most one quality, and no two riders of a team the same"
+    if key == "draft" and form is not None:
+        return "this rider may not take the draft now"
+    return f"{key!r} is not a choice now"
+
+
+def _apply_choice(state, seat, key, value):
+    phase = state.phase
+    if key == "supply":
+        kind, v = value
+        i = _index(state, seat, kind)
+        if state.opts["supply"] == "table":
+            state = evolve(state, tiles=state.tiles + (Tile(seat, kind, v, used=True, draw=-1),))
+            return _use_tile(state, len(state.tiles) - 1, i, "supply")
+        n = next(n for n, t in enumerate(state.tiles) if (t.seat, t.kind, t.value, t.used) == (seat, kind, v, False))
+        return _use_tile(state, n, i, "supply")
+    if phase == QUALITY:
+        if value is None:
+            return evolve(state, queue=state.queue[1:])
+        i = _index(state, seat, value[0])
+        return _event(_set(state, i, quality=value[1]), "quality", rider=[seat, value[0]], quality=value[1])
+    if phase == LINEUP:
+        i = _index(state, seat, value[0])
+        state = _set(state, i, place=value[1], moved=True)
+        if not any(r.seat == seat and r.place == PANCIA and not r.moved for r in state.riders):
+            state = evolve(state, queue=state.queue[1:])
+        return state
+    if phase in MOVE_PHASES and key == "ride":
+        if value is None:
+            return evolve(state, queue=state.queue[1:])
+        i = _index(state, seat, value)
+        return _set_form(state, seat, Form(i, breakaway=phase == ATTACKS))
+    if phase in MOVE_PHASES:
+        return _apply_form(state, seat, key, value)
+    if phase == REGROUP:
+        if value is None:
+            return evolve(state, queue=state.queue[1:])
+        i = _index(state, seat, value[0])
+        changes = {"place": value[1]}
+        if value[1] == STACCATO:
+            changes["dropped"] = state.turn
+        return _event(_set(state, i, **changes), "place", rider=[seat, value[0]], place=value[1])
+    if phase == CHASE:
+        state = evolve(state, queue=state.queue[1:])
+        if not value:
+            return state
+        chases = list(state.chases)
+        chases[seat] -= 1
+        state = evolve(state, chases=tuple(chases), chased=state.chased + (seat,),
+                       order=(seat,) + tuple(s for s in state.order if s != seat))
+        return _event(state, "chase", seat=seat)
+    if phase == ROLL:
+        return evolve(state, queue=(), peloton={"from": value}, due=("d12", "peloton"))
+    if phase == CATCH:
+        if value is None:
+            return evolve(state, queue=())
+        if value == ARRIVATO:
+            peloton = [i for s in state.order for p in PELOTON for i, r in enumerate(state.riders)
+                       if r.seat == s and r.place == p]
+            return _finish(state, peloton)
+        i = _index(state, value[0], value[1])
+        return _event(_set(state, i, place=value[2]), "caught", rider=value[:2], place=value[2])
+    if phase == PUNCTURES:
+        return evolve(state, due=("d12", "puncture"))
+    raise AssertionError(phase)
+
+
+# -- prompts and views ----------------------------------------------------------------------------------------------
+TITLES = {QUALITY: "choose_quality", LINEUP: "choose_lineup", ATTACKS: "choose_attack", REGROUP: "choose_regroup",
+          CHASE: "choose_chase", ROLL: "choose_roll", CATCH: "choose_catch", PUNCTURES: "choose_puncture"}
+FORM_GROUPS = ("weather", "blocked", "climb", "climb_spaces", "road")
+
+
+def prompt(state, seat):
+    """Every input is an open choice driven by the pad's cursor; the supply tiles a team holds are its own
+    (the prompt shows them to that team only)."""
+    choices = _choices(state, seat)
+    if not choices:
+        return None
+    form = state.forms[seat] if state.phase in MOVE_PHASES else None
+    if form is not None:
+        title = "choose_start" if form.start is None else "choose_spaces" if form.spaces is None else "choose_move"
+    elif state.phase in MOVE_PHASES:
+        title = TITLES[ATTACKS] if state.phase == ATTACKS else "choose_rider"
+    else:
+        title = TITLES[state.phase]
+    return Prompt(CHOOSE, title, tuple(_choice({"seat": seat, "choose": c}) for c in choices),
+                  secret=state.opts["supply"] == "box")
+
+
+def _choice(action):
+    """A choice labelled with text keys the presentation words: `key:value`, grouped where the pad's cursor
+    first picks a group (a field of the move, a rider, a supply tile)."""
+    (key, value), = action["choose"].items()
+    if key in ("quality", "place", "supply") and value is not None:
+        return Choice(f"{key}:{value[1]}", action, f"rider:{value[0]}")
+    if key == "catch" and isinstance(value, list):
+        return Choice(f"catch:{value[2]}", action, f"team:{value[0]}:{value[1]}")
+    if key in FORM_GROUPS:
+        return Choice(f"{key}:{value}", action, key)
+    return Choice(f"{key}:{_word(value)}", action)
+
+
+def _word(value):
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def result(state):
+    if state.phase != OVER:
+        return None
+    if state.opts["stages"] == 1:
+        winner = state.riders[state.stages_done[-1][0]]
+    else:
+        last = state.stages_done[-1]
+        standing = [i for i, r in enumerate(state.riders) if r.place != FUORI]
+        winner = state.riders[min(standing, key=lambda i: (state.riders[i].gc, last.index(i)))]
+    return {"winners": [winner.seat], "losers": [], "draw": False}
+
+
+def _rider_view(state, rider, viewer):
+    held = [t for t in state.tiles if t.seat == rider.seat and t.kind == rider.kind and not t.used]
+    shown = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
+             "risks": rider.risks, "place": rider.place, "gc": rider.gc,
+             "crashed": rider.skip > 0 and rider.skip >= state.turn,
+             "punctured": rider.last > state.turn or (rider.last == state.turn and not rider.moved),
+             "tiles": len(held)}
+    if viewer == rider.seat:
+        shown["tile_values"] = sorted(t.value for t in held)
+    return shown
+
+
+def _form_view(state, form):
+    shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
+    shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
+    if form.spaces is not None:
+        shown["sums"] = reckon(state, form)
+    return shown
+
+
+def view(state, viewer=PUBLIC):
+    check_viewer(viewer, state.seats)
+    face = None if state.roll is None else {"index": state.roll, "value": state.die[state.roll][0],
+                                            "colour": state.die[state.roll][1]}
+    actors = current_actors(state)
+    return {
+        "game": NAME, "over": state.phase == OVER, "result": result(state),
+        "phase": state.phase, "stage": state.stage, "stages": state.opts["stages"], "race": state.opts["race"],
+        "turn": state.turn, "order": list(state.order),
+        "riders": [_rider_view(state, r, viewer) for r in state.riders],
+        "chases": list(state.chases), "streak": list(state.streak), "chased": list(state.chased),
+        "roll": face, "rolls": state.rolls, "peloton": state.peloton,
+        "to_act": [] if actors in (CHANCE, TERMINAL) else list(actors),
+        "forms": [None if f is None else _form_view(state, f) for f in state.forms],
+        "finish_order": [_ref(state.riders[i]) for i in state.finish_order],
+        "supply": state.opts["supply"], "die": [list(f) for f in state.die],
+        "events": list(state.events),
+    }
+
+
+def public_lines(steps):
+    """During a race, a supply tile the box holds stays its team's secret until used: the draw that dealt it
+    is left out of the log a phone downloads."""
+    if not steps:
+        return []
+    before, line = steps[-1]
+    final = apply(before, line)
+    hidden = {t.draw for t in final.tiles if not t.used and t.draw >= 0}
+    kept, draws = [], 0
+    for _, line in steps:
+        if line.get("chance") == "supply":
+            draws += 1
+            if draws - 1 in hidden:
+                continue
+        kept.append(line)
+    return kept

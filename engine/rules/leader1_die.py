@@ -1,0 +1,82 @@
+"""Leader 1's coloured d12 and its energy tables, as data (rules/leader1.md R-1, R-2): what a face is, what a
+roll means on each rung of the risk ladder, and what a move costs."""
+from fractions import Fraction
+
+from .protocol import Rejected
+
+VALUES = (3, 4, 5)
+COLOURS = ("plain", "red", "orange", "blue")
+# R-1: the default face table; a table may give its own (the `die` option).
+DEFAULT_DIE = ((3, "plain"),) * 4 + ((4, "plain"), (4, "red"), (4, "orange"), (4, "blue")) + ((5, "plain"),) * 4
+
+TYPES = ("passista", "leader", "scalatore")
+TERRAINS = ("pianura", "collina", "montagna", "discesa")
+# R-2: free spaces by start terrain and rider type.
+FREE = {"pianura": (3, 2, 1), "collina": (2, 2, 2), "montagna": (1, 2, 3), "discesa": (4, 4, 4)}
+COST = (0, 1, 3, 5, 8, 11, 15)  # energy for 0–6 paid spaces (fig. 12)
+MAX_PAID = len(COST) - 1
+
+
+def check_die(value, seats=None):
+    """The `die` option: 12 faces as [value, colour], with the faces punctures and the 3rd risk rung need."""
+    if len(value) != 12:
+        raise Rejected(f"a die has 12 faces, not {len(value)}")
+    faces = []
+    for n, face in enumerate(value, start=1):
+        if (not isinstance(face, list) or len(face) != 2 or face[0] not in VALUES or isinstance(face[0], bool)
+                or face[1] not in COLOURS):
+            raise Rejected(f"face {n} must be [value, colour] with a value 3–5 and a colour of "
+                           f"{', '.join(COLOURS)}, not {face!r}")
+        if face[1] != "plain" and face[0] != 4:
+            raise Rejected(f"face {n}: only a 4 is coloured")
+        faces.append((face[0], face[1]))
+    if (4, "red") not in faces:
+        raise Rejected("the die needs a red 4: it is the puncture face")
+    if (4, "orange") not in faces and (4, "blue") not in faces:
+        raise Rejected("the die needs an orange or a blue 4: the 3rd risk and the cobbles need it")
+    return value
+
+
+def risk_succeeds(face, rung):
+    """The risk ladder: the 1st risk succeeds on more than 3, the 2nd on more than 4, the 3rd and later only
+    on an orange or blue 4. `rung` counts from 1."""
+    value, colour = face
+    if rung == 1:
+        return value > 3
+    if rung == 2:
+        return value > 4
+    return value == 4 and colour in ("orange", "blue")
+
+
+def cobble_effect(face):
+    """One roll on a damaged cobble space: a crash on an orange or blue 4, a puncture on the red 4."""
+    value, colour = face
+    if value == 4 and colour in ("orange", "blue"):
+        return "crash"
+    if value == 4 and colour == "red":
+        return "puncture"
+    return None
+
+
+def is_puncture(face):
+    return tuple(face) == (4, "red")
+
+
+def success_rate(die, rung):
+    """The exact chance that a risk on `rung` succeeds with this die."""
+    return Fraction(sum(risk_succeeds(face, rung) for face in die), len(die))
+
+
+def free_spaces(terrain, rider_type, *, draft=False, bonus=False):
+    """R-2 free spaces, +1 with the draft, +1 for a quality that applies (discesista, velocista)."""
+    return FREE[terrain][TYPES.index(rider_type)] + draft + bonus
+
+
+def move_cost(spaces, free, *, blocked=0, wind=0):
+    """(paid spaces, energy it costs, energy recovered) of a move of `spaces` with `free` free spaces:
+    +1 per occupied space crossed on a blocked road, `wind` added (head wind) or taken off (tail wind,
+    never below nothing); unused free spaces give back 1 each."""
+    paid = max(0, spaces - free)
+    if paid > MAX_PAID:
+        raise Rejected(f"a move pays for at most {MAX_PAID} spaces, not {paid}")
+    return paid, max(0, COST[paid] + blocked + wind), max(0, free - spaces)
