@@ -12,7 +12,8 @@ from engine.record import GameRecord, header
 from engine.replay import replay
 from engine.rules import CHANCE, GAMES, HOST, PUBLIC, TERMINAL, Rejected
 from engine.rules.protocol import Prompt
-from engine.table import Table
+from engine import table as table_module
+from engine.table import Table, draw as table_draw
 from web_companion import api, create_app
 
 MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long
@@ -180,6 +181,8 @@ def secret_fork(sides, rng):
 @pytest.mark.parametrize("seed", range(4))
 def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
                                                                                monkeypatch):
+    if hasattr(rules, "secret_draw"):
+        pytest.skip("this game's secrets are chance draws: the next test forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
@@ -215,3 +218,72 @@ def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(
         for side in sides:
             assert side.box.seat_act(seat, action)["status"] != "rejected"
     assert checked
+
+
+CHECKED_STEPS = 40  # steps after a secret draw checked on every endpoint (each costs a round of requests)
+
+
+class Forked:
+    """A seeded random source for one table: its first secret draw takes outcome `pick` instead (its seeded
+    draws go on the same), so two tables with picks 0 and 1 differ in that one secret only."""
+
+    def __init__(self, seed, pick):
+        self.random = random.Random(seed)
+        self.pick = pick
+        self.owners = None  # who may see the forked secret, once drawn
+        self.more = False  # a later secret draw came: it may depend on the first (a shared deck)
+
+    def choices(self, population, weights):
+        return self.random.choices(population, weights)
+
+
+def forking_draw(rules, state, source):
+    """engine.table.draw, forking the first secret draw of a table whose source is a Forked."""
+    owners = rules.secret_draw(state) if hasattr(rules, "secret_draw") else None
+    if owners and isinstance(source, Forked):
+        outcomes = rules.legal_actions(state, CHANCE)
+        if source.pick is not None and len(outcomes) > 1:
+            source.owners, chosen, source.pick = owners, outcomes[source.pick], None
+            return chosen
+        source.more = source.owners is not None
+    return table_draw(rules, state, source)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
+                                                                               monkeypatch):
+    """A game that deals a seat something secret by chance (`secret_draw(state)` names who may see it): two
+    tables that drew two different outcomes serve every other viewer the same bytes until it is revealed."""
+    if not hasattr(rules, "secret_draw"):
+        pytest.skip("this game's secrets are picks: the test above forks on one")
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    monkeypatch.setattr(table_module, "draw", forking_draw)
+    rng = random.Random(seed)
+    seats = rules.SEATS[0]
+    sides = []
+    for name, pick in (("a", 0), ("b", 1)):
+        box = make_box(seed=seed, data=tmp_path / name, pins=MockFactory(revision="a020a0"))
+        box.table._random = Forked(seed, pick)
+        box.table.new_game(rules.NAME, seats, rules.SECRET_OPTIONS)
+        sides.append(Side(box, seats))
+    a, b = sides
+    source = a.box.table._random
+    checked = 0
+    while not a.box.table.view()["over"] and not source.more and a.box.table.view() == b.box.table.view():
+        if source.owners is not None:  # forked: every other viewer is served the same, until the reveal
+            for viewer in [v for v in a.viewers if v not in source.owners]:
+                assert a.served(viewer) == b.served(viewer), f"{viewer} can tell a secret of {source.owners}"
+                if isinstance(viewer, int):
+                    assert a.refusals(viewer) == b.refusals(viewer)
+            assert all(a.served(owner) != b.served(owner) for owner in source.owners)  # the owner sees it
+            checked += 1
+            if checked == CHECKED_STEPS:
+                break
+        state = a.box.table._record.state
+        seat = rng.choice(list(rules.current_actors(state)))
+        both = [x for x in a.box.table.legal_actions(seat) if x in b.box.table.legal_actions(seat)]
+        dealing = [x for x in both if source.owners is None and rules.secret_draw(rules.apply(state, x))]
+        action = rng.choice(dealing if dealing and rng.random() < 0.5 else both)  # steer towards a secret
+        for side in sides:
+            assert side.box.seat_act(seat, action)["status"] != "rejected"
+    assert checked, "no secret draw came up"

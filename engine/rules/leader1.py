@@ -74,7 +74,9 @@ OPTIONS = (
     Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles),
     Option("punctures", CHOICE, "each", choices=("each", "all")),
 )
-SECRET_OPTIONS = {"supply": "box"}  # the table where something stays secret: the box holds the supply tiles
+# A table where something stays secret: the box holds the supply tiles (a stage race: no tiles drawn all at once
+# before the start; three stages: many moves that may pass a feed zone)
+SECRET_OPTIONS = {"supply": "box", "race": "tappe", "stages": 3}
 
 # Phases
 QUALITY, LINEUP, BREAKAWAY_MOVES, ATTACKS, REGROUP, CHASE, ROLL, CATCH, DROPPED, LAST, PUNCTURES, OVER = (
@@ -191,7 +193,10 @@ def _set(state, i, **changes):
 
 
 def _event(state, kind, **about):
-    return evolve(state, events=(state.events + ({"event": kind, "turn": state.turn, **about},))[-40:])
+    """Record what happened (the last 40 things: the phones' history and the OLED's pages); `id` counts
+    every event of the game, so a page keeps its key when older events drop off."""
+    number = state.events[-1]["id"] + 1 if state.events else 0
+    return evolve(state, events=(state.events + ({"id": number, "event": kind, "turn": state.turn, **about},))[-40:])
 
 
 def _ref(rider):
@@ -341,6 +346,14 @@ def chance_outcomes(state):
         return [({"chance": "d12", "outcome": n}, 1 / len(state.die)) for n in range(len(state.die))]
     deck = state.decks[TYPES.index(state.riders[state.due[1][0]].kind)]
     return [({"chance": "supply", "outcome": v}, deck.count(v) / len(deck)) for v in sorted(set(deck))]
+
+
+def secret_draw(state):
+    """The seats that may see the chance outcome due now, when it is a secret (a supply tile the box holds for
+    a team); None when everyone sees it."""
+    if state.due is not None and state.due[0] == "supply":
+        return (state.riders[state.due[1][0]].seat,)
+    return None
 
 
 def _apply_chance(state, action):
@@ -931,7 +944,11 @@ def _form_view(state, form):
     shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
     shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
     if form.spaces is not None:
-        shown["sums"] = reckon(state, form)
+        try:
+            shown["sums"] = reckon(state, form)
+        except Rejected:
+            shown["sums"] = None
+        shown["refused"] = _go_refusal(state, form)  # why it may not go as it stands, or None
     return shown
 
 
