@@ -33,7 +33,9 @@ def _choice_words(lang):
     words.update({f"road:{n}": (f"casella {n}" if it else f"space {n}") for n in range(1, MAX_SPACES + 1)})
     words.update({f"supply:{v}": f"+{v}" for v in (2, 3, 4, 5)})
     words.update({f"quality:{q}": q for q in QUALITIES})
-    words.update({f"place:{p}": p for p in PLACES})
+    english = {"testa": "head", "pancia": "belly", "fuga": "breakaway", "staccato": "dropped",
+               "arrivato": "finished", "fuori": "out"}
+    words.update({f"place:{p}": p if it else english[p] for p in PLACES})
     words.update({f"catch:{p}": (f"ripreso: {p}" if it else f"caught: {p}") for p in ("testa", "pancia")})
     words.update({f"weather:{w}": w.replace("_", " ") for w in WEATHER})
     for key, it_word, en_word in (("draft", "scia", "draft"), ("sprint", "zona sprint", "sprint zone"),
