@@ -4,6 +4,7 @@ import argparse
 import json
 import logging
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -82,16 +83,45 @@ def box_main(argv):
     parser.add_argument("--seats", type=int, help="players for --game")
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10),
                         help="seconds picks may change after the last lock-in (0 to 10)")
+    parser.add_argument("--rolls", type=faces, default=(),
+                        help="mock mode only, for demos and tests: the d12 faces (0–11, comma-separated) the box "
+                             "rolls first, in order; then it rolls live")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
     if (args.game is None) != (args.seats is None):
         parser.error("--game and --seats go together")
+    if args.rolls and not args.mock:
+        parser.error("--rolls is for mock mode only: a real box always rolls live")
     if args.mock:  # before gpiozero is imported
         os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
     try:
         return serve(args)
     except StartError as e:
         parser.exit(2, f"arbitro: {e}\n")
+
+
+def faces(value):
+    try:
+        found = tuple(int(face) for face in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"faces 0–11 separated by commas, not {value!r}") from None
+    if not all(0 <= face <= 11 for face in found):
+        raise argparse.ArgumentTypeError(f"faces 0–11 separated by commas, not {value!r}")
+    return found
+
+
+class LoadedDie:
+    """The OS's secure random source, except that the first d12 rolls take the faces given (mock mode)."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+        self.live = secrets.SystemRandom()
+
+    def choices(self, population, weights):
+        if self.faces and population and population[0].get("chance") == "d12":
+            face = self.faces.pop(0)
+            return [next(a for a in population if a["outcome"] == face)]
+        return self.live.choices(population, weights)
 
 
 class StartError(Exception):
@@ -120,7 +150,7 @@ def serve(args):
     if args.mock:
         os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
     try:
-        table = Table(Journal(args.data / "journal.sqlite3"),
+        table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls),
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
     except JournalError as e:
         raise StartError(e) from None

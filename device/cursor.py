@@ -15,11 +15,15 @@ class Cursor:
         self.index = 0
 
     def _items(self):
-        """What the cursor moves over now: the groups, or the choices (of the group entered)."""
-        choices = self.prompt.choices
-        if self.group is None and any(c.group for c in choices):
-            return list(dict.fromkeys(c.group for c in choices))
-        return [c for c in choices if self.group is None or c.group == self.group]
+        """What the cursor moves over now: the choices without a group and the groups, in the order they
+        come; or the choices of the group entered."""
+        if self.group is not None:
+            return [c for c in self.prompt.choices if c.group == self.group]
+        items = []
+        for choice in self.prompt.choices:
+            if choice.group is None or choice.group not in items:
+                items.append(choice.group or choice)
+        return items
 
     def label(self):
         item = self._items()[self.index]

@@ -49,7 +49,7 @@ def _choice_words(lang):
         "chase:true": "insegue" if it else "chase", "chase:false": "passa" if it else "pass",
         "ride:none": "nessuno scatto" if it else "no attack", "quality:none": "fatto" if it else "done",
         "place:none": "fatto" if it else "done", "catch:none": "nessuno" if it else "nobody",
-        "catch:arrivo": "gruppo all'arrivo" if it else "peloton finishes",
+        "catch:arrivato": "gruppo all'arrivo" if it else "peloton finishes",
         "weather": "meteo" if it else "weather", "blocked": "strada bloccata" if it else "blocked road",
         "climb": "salita" if it else "climb", "climb_spaces": "caselle in salita" if it else "climb spaces",
         "road": "caselle rovinate" if it else "damaged spaces",

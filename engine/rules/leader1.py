@@ -933,7 +933,7 @@ def _rider_view(state, rider, viewer):
     shown = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
              "risks": rider.risks, "place": rider.place, "gc": rider.gc,
              "crashed": rider.skip > 0 and rider.skip >= state.turn,
-             "punctured": rider.last > state.turn or (rider.last == state.turn and not rider.moved),
+             "punctured": rider.last > 0 and (rider.last > state.turn or (rider.last == state.turn and not rider.moved)),
              "tiles": len(held)}
     if viewer == rider.seat:
         shown["tile_values"] = sorted(t.value for t in held)
@@ -958,7 +958,7 @@ def view(state, viewer=PUBLIC):
                                             "colour": state.die[state.roll][1]}
     actors = current_actors(state)
     return {
-        "game": NAME, "over": state.phase == OVER, "result": result(state),
+        "game": NAME, "over": state.phase == OVER, "result": result(state), "seats": state.seats,
         "phase": state.phase, "stage": state.stage, "stages": state.opts["stages"], "race": state.opts["race"],
         "turn": state.turn, "order": list(state.order),
         "riders": [_rider_view(state, r, viewer) for r in state.riders],

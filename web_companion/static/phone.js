@@ -118,14 +118,15 @@ const ARBITRO = (() => {
       "aria-pressed": JSON.stringify(choice.action) === current ? "true" : "false",
       onclick: () => attempt(send(choice.action))},
       el("span", {}, label(choice.label)), game.choiceDetail ? game.choiceDetail(choice, view) : null);
-    const groups = [...new Set(prompt.choices.map((c) => c.group).filter(Boolean))];
     const choices = el("div", {class: "choices"});
-    const showGroup = (group) => choices.replaceChildren(...(group === null ?
-      groups.map((g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, label(g))) :
-      [prompt.choices.filter((c) => !groups.length || c.group === group).map(button),
-       groups.length ? el("button", {class: "choice back", onclick: () => showGroup(null)}, "←") : null]
-        .flat().filter(Boolean)));
-    showGroup(groups.length ? null : "");
+    // The first step shows the choices without a group and a button per group, in the order they come.
+    const groupButton = (g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, label(g));
+    const top = () => prompt.choices.filter((c, i) => !c.group ||
+      prompt.choices.findIndex((d) => d.group === c.group) === i).map((c) => (c.group ? groupButton(c.group) : button(c)));
+    const showGroup = (group) => choices.replaceChildren(...(group === null ? top() :
+      [prompt.choices.filter((c) => c.group === group).map(button),
+       el("button", {class: "choice back", onclick: () => showGroup(null)}, "←")]).flat());
+    showGroup(null);
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,

@@ -1,0 +1,205 @@
+"""A whole Leader 1 stage in mock mode: two teams of two riders; team 1 plays from its Italian phone, team 2
+presses its pad's cursor on the virtual box. A breakaway, a chase, a crash, the red 4 and a puncture, the
+finish. The die is loaded (`--rolls`) so the stage goes the same way every time; a local copy of the rules
+follows along to know where each choice stands in the prompt. The OLED frames and the phone panels are saved
+in tests/screenshots/ to be looked at."""
+import json
+import re
+import time
+import urllib.request
+
+import pytest
+
+from device.games.leader1 import TEXTS
+from engine.record import GameRecord, header
+from engine.rules import leader1 as L
+from tests.browser import SCREENSHOTS, Server, screenshot
+from tests.test_browser_phones import PHONE
+
+ROLLS = [0, 5, 8, 5, 0, 8]  # 3: the crash; red 4: the peloton; 5; red 4: a puncture; 3; 5
+OPTIONS = {"riders": [["leader", "scalatore"], ["leader", "scalatore"]], "energy": 40}
+PREV, NEXT, OK = 1, 2, 8
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data", "--reveal-delay", "0", "--rolls", ",".join(map(str, ROLLS)))
+    yield running
+    running.stop()
+
+
+def get(server, path):
+    return json.load(urllib.request.urlopen(server.url + path))
+
+
+def oled(server, name):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (SCREENSHOTS / f"leader1-oled-{name}.png").write_bytes(urllib.request.urlopen(server.url + "/box/oled.png").read())
+
+
+class Stage:
+    """The stage as the box plays it, and a copy of it to find each choice in the prompts."""
+
+    def __init__(self, server, box, phone):
+        self.server, self.box, self.phone = server, box, phone
+        self.record = GameRecord(header("leader1", 2, OPTIONS))
+        self.rolls = list(ROLLS)
+        self.words = TEXTS["it"]
+
+    def do(self, seat, **choose):
+        action = {"seat": seat, "choose": choose}
+        prompt = L.prompt(self.record.state, seat)
+        choice = next(c for c in prompt.choices if c.action == action)
+        version = get(self.server, "/api/table")["version"]
+        if seat == 0:
+            # The phone redraws on each new version: a tap that met a panel being redrawn is tapped again.
+            for _ in range(5):
+                self._tap(choice)
+                if self._wait(version, 2):
+                    break
+        else:
+            self._press(prompt, choice)
+        assert self._wait(version, 10), f"{action} changed nothing"
+        self.record.apply(action)
+        while self.record.needs_chance:
+            self.record.apply({"chance": "d12", "outcome": self.rolls.pop(0)})
+        shown = get(self.server, "/api/table")
+        del shown["version"]
+        assert shown == json.loads(json.dumps(L.view(self.record.state, "public")))  # the box and the copy agree
+
+    def _tap(self, choice):
+        """Team 1's phone: the group's button first where the choice has one, then the choice."""
+        def button(label):
+            return self.phone.locator(".prompt button.choice", has_text=re.compile(f"^{re.escape(label)}$"))
+        if choice.group:
+            button(self.words[choice.group]).first.click()
+        button(self.words[choice.label]).first.click()
+
+    def _press(self, prompt, choice):
+        """Team 2's pad: the cursor moves over the ungrouped choices and the groups, then in the group."""
+        items = []
+        for c in prompt.choices:
+            if c.group is None or c.group not in items:
+                items.append(c.group or c)
+        steps = [items.index(choice.group or choice)]
+        if choice.group:
+            steps.append([c for c in prompt.choices if c.group == choice.group].index(choice))
+        for index in steps:
+            for _ in range(index):
+                self._pad(NEXT)
+            self._pad(OK)
+
+    def _pad(self, button):
+        """One press, waited for until the box has answered it (presses must not overtake each other)."""
+        key = f'[data-seat="1"][data-button="{button}"]'
+        self.box.click(key)
+        self.box.wait_for_function(f"!document.querySelector('{key}').classList.contains('pressed')")
+        assert self.box.inner_text("#status") == ""
+
+    def _wait(self, version, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if get(self.server, "/api/table")["version"] > version:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def move(self, seat, kind, start, spaces, *fields):
+        self.do(seat, ride=kind)
+        self.do(seat, **{"from": start})
+        self.do(seat, spaces=spaces)
+        for field in fields:
+            self.do(seat, **field)
+        self.do(seat, go=True)
+
+    def rider(self, seat, kind):
+        return next(r for r in get(self.server, "/api/table")["riders"] if (r["seat"], r["type"]) == (seat, kind))
+
+
+def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
+    request = urllib.request.Request(server.url + "/api/host/game", method="POST",
+                                     data=json.dumps({"game": "leader1", "seats": 2, "options": OPTIONS}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    box = browser.new_page(viewport={"width": 1100, "height": 900})
+    box.goto(server.url + "/box")
+    box.wait_for_selector('[data-seat="1"][data-button="8"]')
+    phone = browser.new_context(locale="it-IT", **PHONE).new_page()
+    phone.goto(server.url + "/seat")
+    phone.click("button.big:has-text('Giocatore 1')")
+    phone.wait_for_selector("text=Ora premi un tasto qualsiasi")
+    box.click('[data-seat="0"][data-button="8"]')
+    phone.wait_for_selector("text=Sei il giocatore 1")
+    stage = Stage(server, box, phone)
+
+    # Before the start: team 1 makes its leader a velocista; everyone lines up at the head.
+    phone.wait_for_selector(".prompt button.choice")
+    screenshot(phone, "leader1-phone-qualities-it")
+    stage.do(0, quality=["leader", "velocista"])
+    stage.do(0, quality=None)
+    stage.do(1, quality=None)
+    for seat in (0, 1):
+        for kind in ("leader", "scalatore"):
+            stage.do(seat, place=[kind, L.TESTA])
+
+    # Turn 1. Team 2's leader breaks away over a damaged space in the paid part, and crashes on a 3.
+    stage.do(1, ride="leader")
+    stage.do(1, **{"from": "pianura"})
+    stage.do(1, spaces=5)
+    stage.do(1, road=5)
+    oled(server, "form")
+    stage.do(1, go=True)
+    oled(server, "crash")
+    leader = stage.rider(1, "leader")
+    assert (leader["energy"], leader["risks"], leader["crashed"], leader["place"]) == (40 - 5, 1, True, L.FUGA)
+    stage.do(1, ride=None)
+    stage.do(0, ride=None)
+    stage.do(0, place=None)
+    stage.do(1, place=None)
+    # Team 1 chases: its token leads; the red 4 moves the peloton 4 + 1 and opens the puncture round.
+    stage.do(0, chase=True)
+    stage.do(1, chase=False)
+    stage.do(0, roll="pianura")
+    oled(server, "peloton-red")
+    shown = get(server, "/api/table")
+    assert shown["peloton"]["move"] == 5 and shown["chases"] == [5, 6]
+    assert [stage.rider(0, k)["energy"] for k in ("leader", "scalatore")] == [38, 38]  # head pays 2
+    stage.do(0, catch=None)
+    assert get(server, "/api/table")["phase"] == L.PUNCTURES
+    stage.do(0, roll="leader")
+    stage.do(0, roll="scalatore")
+    oled(server, "puncture")
+    stage.do(1, roll="scalatore")
+    punctured = stage.rider(0, "scalatore")
+    assert punctured["punctured"] and punctured["place"] == L.STACCATO
+    screenshot(phone, "leader1-phone-puncture-it")
+
+    # Turn 2: the crashed rider sits out; team 1's leader attacks and wins the stage on the line.
+    stage.do(1, ride=None)
+    stage.do(0, ride="leader")
+    stage.do(0, **{"from": "pianura"})
+    stage.do(0, spaces=4)
+    stage.do(0, finish=True)
+    screenshot(phone, "leader1-phone-move-it")
+    stage.do(0, go=True)
+    stage.do(0, ride=None)
+    stage.do(1, place=None)
+    stage.do(0, chase=False)
+    stage.do(1, chase=False)
+    stage.do(0, roll="pianura")
+    stage.do(0, catch=L.ARRIVATO)  # the peloton crosses the line: team 2's climber is 2nd
+    stage.do(0, catch=None)
+    stage.move(0, "scalatore", "pianura", 3, {"finish": True})  # the punctured rider plays last
+    # Turn 3: the crashed leader rides again and finishes last.
+    stage.move(1, "leader", "pianura", 2, {"finish": True})
+    shown = get(server, "/api/table")
+    assert shown["over"] and shown["result"]["winners"] == [0]
+    assert shown["finish_order"] == [[0, "leader"], [1, "scalatore"], [0, "scalatore"], [1, "leader"]]
+    assert stage.rolls == []
+    oled(server, "result")
+    phone.wait_for_selector(".panel.over")
+    screenshot(phone, "leader1-phone-over-it")
+    table = browser.new_context(locale="en-GB", **PHONE).new_page()
+    table.goto(server.url + "/")
+    table.wait_for_selector(".sheet")
+    screenshot(table, "leader1-phone-table-en")
