@@ -553,3 +553,23 @@ def test_more_than_22_turns_behind_is_out_of_a_stage_race():
 def test_stages_need_a_stage_race():
     with pytest.raises(Rejected, match="option stages: more than one stage makes a stage race"):
         L.setup(2, {"stages": 2})
+
+
+def test_every_prompt_title_choice_and_group_has_words_in_both_languages():
+    import random
+
+    from device.games.leader1 import TEXTS
+    seen = set()
+    for seed, options in enumerate([{}, {"supply": "box", "race": "tappe", "stages": 2}] * 3):
+        rng = random.Random(seed)
+        record = GameRecord(header("leader1", 2 + seed % 3, options))
+        while not record.is_over:
+            actors = L.current_actors(record.state)
+            if actors == CHANCE:
+                record.apply(rng.choice(L.legal_actions(record.state, CHANCE)))
+                continue
+            prompt = L.prompt(record.state, actors[0])
+            seen |= {prompt.title} | {c.label for c in prompt.choices} | {c.group for c in prompt.choices if c.group}
+            record.apply(rng.choice(prompt.choices).action)
+    for lang in ("it", "en"):
+        assert sorted(key for key in seen if key not in TEXTS[lang]) == [], lang

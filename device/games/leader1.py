@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 
 from ..display import FONT, LINE
-from ..screens import COLUMNS, Screen, outcome_lines, paged, seat
+from ..screens import BODY_LINES, COLUMNS, Screen, outcome_lines, paged, seat, wrap
 from ..texts import text
 
 GAME = "leader1"
@@ -17,12 +17,12 @@ MAX_SPACES = 12
 def _choice_words(lang):
     """Words for the prompt's choice labels (`key:value`) and groups: one table serves pad and phone."""
     it = lang == "it"
-    yes_no = {True: "sì" if it else "yes", False: "no"}
     words = {f"from:{t}": f"da {t}" if it else f"from {t}" for t in TERRAINS}
     words.update({f"roll:{t}": (f"tira da {t}" if it else f"roll from {t}") for t in TERRAINS})
     words.update({f"roll:{t}": (f"tira per {t}" if it else f"roll for {t}") for t in TYPES})
     words.update({f"ride:{t}": t for t in TYPES})
     words.update({f"rider:{t}": t for t in TYPES})
+    words.update({f"tile:{t}": (f"rifornimento {t}" if it else f"supply {t}") for t in TYPES})
     words.update({f"team:{s}:{t}": f"{'G' if it else 'P'}{s + 1} {t}" for s in range(4) for t in TYPES})
     words.update({f"spaces:{n}": (f"{n} caselle" if it else f"{n} spaces") for n in range(1, MAX_SPACES + 1)})
     words.update({f"blocked:{n}": (f"{n} occupate" if it else f"{n} occupied") for n in range(MAX_SPACES + 1)})
@@ -42,8 +42,9 @@ def _choice_words(lang):
                                   ("feed", "rifornimento", "feed zone"), ("ahead", "davanti al gruppo",
                                                                          "ahead of the peloton"),
                                   ("bonus", "abbuono", "bonus line"), ("finish", "arrivo", "finish line")):
-        for value in (True, False):
-            words[f"{key}:{str(value).lower()}"] = f"{it_word if it else en_word}: {yes_no[value]}"
+        # A toggle's button says what pressing it does.
+        words[f"{key}:true"] = f"segna {it_word}" if it else f"mark {en_word}"
+        words[f"{key}:false"] = f"togli {it_word}" if it else f"unmark {en_word}"
     words.update({
         "go:true": "VIA" if it else "GO", "back:true": "indietro" if it else "back",
         "chase:true": "insegue" if it else "chase", "chase:false": "passa" if it else "pass",
@@ -258,7 +259,7 @@ def live(view, lang):
     energies = [f"{seat(lang, r['seat'])}{r['type'][0].upper()}{r['energy']}" for r in view["riders"]
                 if r["place"] not in ("arrivato", "fuori")]
     lines.append(" ".join(energies))
-    return paged(title, lines)[0]
+    return Screen(title[:COLUMNS], tuple(part for line in lines for part in wrap(line))[:BODY_LINES])
 
 
 def result(view, lang):

@@ -304,7 +304,7 @@ def _start_stage(state):
 def _start_turn(state):
     turn = state.turn + 1
     riders = tuple(evolve(r, moved=False) for r in state.riders)
-    state = evolve(state, turn=turn, riders=riders, chased=(), red=False, race=(), queue=(), peloton=None,
+    state = evolve(state, turn=turn, riders=riders, chased=(), red=False, race=(), queue=(),
                    phase=BREAKAWAY_MOVES)
     return _event(state, "turn", n=turn)
 
@@ -903,7 +903,9 @@ def _choice(action):
     """A choice labelled with text keys the presentation words: `key:value`, grouped where the pad's cursor
     first picks a group (a field of the move, a rider, a supply tile)."""
     (key, value), = action["choose"].items()
-    if key in ("quality", "place", "supply") and value is not None:
+    if key == "supply":
+        return Choice(f"{key}:{value[1]}", action, f"tile:{value[0]}")
+    if key in ("quality", "place") and value is not None:
         return Choice(f"{key}:{value[1]}", action, f"rider:{value[0]}")
     if key == "catch" and isinstance(value, list):
         return Choice(f"catch:{value[2]}", action, f"team:{value[0]}:{value[1]}")

@@ -6,7 +6,7 @@ WORDS = {
     "it": {
         "stage": "Tappa {n} di {of}", "turn": "Turno {n}", "phase": "Fase: {phase}", "to_act": "Tocca a: {seats}",
         "sheets": "Tabelle delle energie", "rider": "Corridore", "energy": "Energia", "risks": "Rischi",
-        "place": "Posizione", "tiles": "Rifornimenti", "chases": "Inseguimenti: {n}", "tokens": "Gregari (ordine)",
+        "place": "Dove", "tiles": "Rif.", "chases": "Inseguimenti: {n}", "tokens": "Gregari (ordine)",
         "gc": "Classifica", "last_roll": "Ultimo tiro", "no_roll": "Nessun tiro ancora", "form_title": "Mossa in corso",
         "sums": "{free} gratuite + {paid} a pagamento · costo {cost}", "recover": "recupera {n}",
         "runs": "Rischi: {risks}", "refused": "Non può partire: {why}", "history": "Cronaca",
