@@ -39,7 +39,10 @@ def wait_change(server, version):
 
 
 def pad(box, seat, button):
-    box.click(f'[data-seat="{seat}"][data-button="{button}"]')
+    """One press, waited for until the box has answered it: a second press must not overtake the first."""
+    key = f'[data-seat="{seat}"][data-button="{button}"]'
+    box.click(key)
+    box.wait_for_function(f"!document.querySelector('{key}').classList.contains('pressed')")
     box.wait_for_function("document.getElementById('status').textContent === ''")
 
 

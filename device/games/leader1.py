@@ -83,8 +83,8 @@ TEXTS = {
         "no_puncture": "niente", "tyre": "Foratura?", "move": "{who}", "move_line": "{n} caselle: {free}+{paid}",
         "cost": "costo {n}", "recovered": "recupera {n}", "energy_left": "energia {n}",
         "doubled": "costo doppio", "breakaway": "scatto",
-        "chase": "{seat} insegue", "finish": "{who} arriva {n}o", "supply_used": "{who} +{n} energia",
-        "caught": "{who} ripreso: {place}", "stage_end": "Fine tappa {n}", "gc": "Classifica",
+        "chase": "{seat} insegue", "finish": "arriva {n}o", "supply_used": "+{n} energia",
+        "caught": "ripreso: {place}", "stage_end": "Fine tappa {n}", "gc": "Classifica",
         "over_stage": "{who} vince", "form": "{who}: {what}",
     },
     "en": {
@@ -111,8 +111,8 @@ TEXTS = {
         "no_puncture": "no puncture", "tyre": "Puncture?", "move": "{who}", "move_line": "{n} spaces: {free}+{paid}",
         "cost": "cost {n}", "recovered": "recovers {n}", "energy_left": "energy {n}",
         "doubled": "cost doubled", "breakaway": "attack",
-        "chase": "{seat} chases", "finish": "{who} finishes {n}", "supply_used": "{who} +{n} energy",
-        "caught": "{who} caught: {place}", "stage_end": "Stage {n} over", "gc": "Classification",
+        "chase": "{seat} chases", "finish": "finishes {n}", "supply_used": "+{n} energy",
+        "caught": "caught: {place}", "stage_end": "Stage {n} over", "gc": "Classification",
         "over_stage": "{who} wins", "form": "{who}: {what}",
     },
 }
@@ -221,11 +221,11 @@ def event_pages(view, event, lang):
     if kind == "chase":
         return paged(say(lang, "peloton"), [say(lang, "chase", seat=seat(lang, event["seat"]))])
     if kind == "finish":
-        return paged(say(lang, "finish", who=who(lang, event["rider"]), n=event["place"]), [])
+        return paged(who(lang, event["rider"]), [say(lang, "finish", n=event["place"])])
     if kind == "supply_used":
-        return paged(say(lang, "supply_used", who=who(lang, event["rider"]), n=event["value"]), [])
+        return paged(who(lang, event["rider"]), [say(lang, "supply_used", n=event["value"])])
     if kind == "caught":
-        return paged(say(lang, "caught", who=who(lang, event["rider"]), place=event["place"]), [])
+        return paged(who(lang, event["rider"]), [say(lang, "caught", place=say(lang, "place:" + event["place"]))])
     if kind == "stage_end":
         return paged(say(lang, "stage_end", n=event["stage"]),
                      [f"{n}. {who(lang, r)}" for n, r in enumerate(event["order"][:8], start=1)])
