@@ -47,25 +47,25 @@ def rider(record, seat, kind):
     return next(r for r in L.view(record.state, PUBLIC)["riders"] if r["seat"] == seat and r["type"] == kind)
 
 
-def move(record, seat, kind, start, spaces, **fields):
-    """Enter a move field by field and confirm it."""
+def enter(record, seat, kind, start, spaces, **fields):
+    """Enter a move field by field (`road` takes a list of presses)."""
     act(record, seat, ride=kind)
     act(record, seat, **{"from": start})
     act(record, seat, spaces=spaces)
     for key, value in fields.items():
         for one in value if key == "road" else [value]:
             act(record, seat, **{key: one})
+
+
+def move(record, seat, kind, start, spaces, **fields):
+    """Enter a move and confirm it."""
+    enter(record, seat, kind, start, spaces, **fields)
     return act(record, seat, go=True)
 
 
 def form(record, seat, kind, start, spaces, **fields):
     """The sums of a move entered but not confirmed."""
-    act(record, seat, ride=kind)
-    act(record, seat, **{"from": start})
-    act(record, seat, spaces=spaces)
-    for key, value in fields.items():
-        for one in value if key == "road" else [value]:
-            act(record, seat, **{key: one})
+    enter(record, seat, kind, start, spaces, **fields)
     return L.view(record.state, PUBLIC)["forms"][seat]["sums"]
 
 
