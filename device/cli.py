@@ -150,7 +150,7 @@ def serve(args):
     if args.mock:
         os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
     try:
-        table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls),
+        table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls) if args.rolls else None,
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
     except JournalError as e:
         raise StartError(e) from None

@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from device.cursor import NEXT, OK, Cursor
 from device.games.leader1 import TEXTS
 from engine.record import GameRecord, header
 from engine.rules import leader1 as L
@@ -18,7 +19,6 @@ from tests.test_browser_phones import PHONE
 
 ROLLS = [0, 5, 8, 5, 0, 8]  # 3: the crash; red 4: the peloton; 5; red 4: a puncture; 3; 5
 OPTIONS = {"riders": [["leader", "scalatore"], ["leader", "scalatore"]], "energy": 40}
-PREV, NEXT, OK = 1, 2, 8
 
 
 @pytest.fixture
@@ -76,18 +76,16 @@ class Stage:
         button(self.words[choice.label]).first.click()
 
     def _press(self, prompt, choice):
-        """Team 2's pad: the cursor moves over the ungrouped choices and the groups, then in the group."""
-        items = []
-        for c in prompt.choices:
-            if c.group is None or c.group not in items:
-                items.append(c.group or c)
-        steps = [items.index(choice.group or choice)]
-        if choice.group:
-            steps.append([c for c in prompt.choices if c.group == choice.group].index(choice))
-        for index in steps:
-            for _ in range(index):
+        """Team 2's pad: a copy of the box's cursor says where the cursor stands; the pad moves it to the
+        choice's group (if it has one), then to the choice."""
+        cursor = Cursor()
+        cursor.prompt = prompt
+        for target in filter(None, (choice.group, choice.label)):
+            while cursor.label() != target:
                 self._pad(NEXT)
+                cursor.press(prompt, 1, NEXT)
             self._pad(OK)
+            cursor.press(prompt, 1, OK)
 
     def _pad(self, button):
         """One press, waited for until the box has answered it (presses must not overtake each other)."""

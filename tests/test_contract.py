@@ -8,12 +8,13 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from engine import table as table_module
 from engine.record import GameRecord, header
 from engine.replay import replay
 from engine.rules import CHANCE, GAMES, HOST, PUBLIC, TERMINAL, Rejected
 from engine.rules.protocol import Prompt
-from engine import table as table_module
-from engine.table import Table, draw as table_draw
+from engine.table import Table
+from engine.table import draw as table_draw
 from web_companion import api, create_app
 
 MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long

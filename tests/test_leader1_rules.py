@@ -393,11 +393,7 @@ def test_a_rider_that_cannot_pay_the_peloton_is_dropped_and_moves_from_the_next_
     assert rider(record, 0, "scalatore")["place"] == L.PANCIA and rider(record, 0, "scalatore")["energy"] == 0
     act(record, record.state.order[0], catch=None)
     assert record.state.turn == 2  # it did not move in turn 1
-    to_chase(record)
-    while record.state.phase == L.CHASE:
-        act(record, record.state.queue[0], chase=False)
-    act(record, record.state.order[0], roll="pianura")
-    roll(record, THREE)
+    peloton(record, THREE)
     act(record, record.state.order[0], catch=None)
     assert record.state.phase == L.DROPPED and 0 in L.current_actors(record.state)
 
@@ -450,11 +446,7 @@ def test_the_red_4_opens_the_puncture_round_in_race_order_after_the_dropped_ride
     assert record.state.turn == 2
     # next turn it plays last, after the dropped riders, and without the draft
     move(record, 1, "leader", "pianura", 2)
-    to_chase(record)
-    while record.state.phase == L.CHASE:
-        act(record, record.state.queue[0], chase=False)
-    act(record, record.state.order[0], roll="pianura")
-    roll(record, THREE)
+    peloton(record, THREE)
     act(record, record.state.order[0], catch=None)
     assert record.state.phase == L.LAST and L.current_actors(record.state) == (0,)
     act(record, 0, ride="leader")

@@ -7,11 +7,32 @@ and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 """
 from typing import NamedTuple
 
-from .leader1_die import (DEFAULT_DIE, MAX_PAID, TERRAINS, TYPES, check_die, cobble_effect, free_spaces,
-                          is_puncture, move_cost, risk_succeeds)
+from .leader1_die import (
+    DEFAULT_DIE,
+    MAX_PAID,
+    TERRAINS,
+    TYPES,
+    check_die,
+    cobble_effect,
+    free_spaces,
+    is_puncture,
+    move_cost,
+    risk_succeeds,
+)
 from .options import CHOICE, INTEGER, LIST, Option, resolve
-from .protocol import (CHANCE, CHOOSE, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats, check_viewer,
-                       evolve, is_seat)
+from .protocol import (
+    CHANCE,
+    CHOOSE,
+    PUBLIC,
+    TERMINAL,
+    Choice,
+    Prompt,
+    Rejected,
+    check_seats,
+    check_viewer,
+    evolve,
+    is_seat,
+)
 
 NAME = "leader1"
 TITLE = "Leader 1"
@@ -205,14 +226,6 @@ def _ref(rider):
 
 def _racing(rider):
     return rider.place not in (ARRIVATO, FUORI)
-
-
-def _name(rider):
-    return f"team {rider.seat + 1}'s {rider.kind}"
-
-
-def _team_order(state, seats):
-    return tuple(s for s in state.order if s in seats)
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
@@ -482,19 +495,24 @@ def reckon(state, form):
     return {"free": free, "paid": paid, "cost": cost, "recovered": recovered, "risks": risks, "need": need}
 
 
-def _go_refusal(state, form):
-    """Why a complete form cannot go, or None."""
+def _reckoned(state, form):
+    """(the sums of a complete form or None, why it cannot go or None)."""
     rider = state.riders[form.rider]
     try:
         sums = reckon(state, form)
     except Rejected as e:
-        return str(e)
-    if rider.energy < sums["need"]:
-        if "fatigue" in sums["risks"]:
-            return (f"this move costs {sums['cost']}, and {sums['need']} if the fatigue risk fails: "
-                    f"the {rider.kind} has {rider.energy} energy")
-        return f"this move costs {sums['cost']}: the {rider.kind} has {rider.energy} energy"
-    return None
+        return None, str(e)
+    if rider.energy >= sums["need"]:
+        return sums, None
+    if "fatigue" in sums["risks"]:
+        return sums, (f"this move costs {sums['cost']}, and {sums['need']} if the fatigue risk fails: "
+                      f"the {rider.kind} has {rider.energy} energy")
+    return sums, f"this move costs {sums['cost']}: the {rider.kind} has {rider.energy} energy"
+
+
+def _go_refusal(state, form):
+    """Why a complete form cannot go, or None."""
+    return _reckoned(state, form)[1]
 
 
 def _min_spaces(form):
@@ -946,11 +964,7 @@ def _form_view(state, form):
     shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
     shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
     if form.spaces is not None:
-        try:
-            shown["sums"] = reckon(state, form)
-        except Rejected:
-            shown["sums"] = None
-        shown["refused"] = _go_refusal(state, form)  # why it may not go as it stands, or None
+        shown["sums"], shown["refused"] = _reckoned(state, form)  # refused: why it may not go as it stands
     return shown
 
 
