@@ -565,3 +565,11 @@ def test_every_prompt_title_choice_and_group_has_words_in_both_languages():
             record.apply(rng.choice(prompt.choices).action)
     for lang in ("it", "en"):
         assert sorted(key for key in seen if key not in TEXTS[lang]) == [], lang
+
+
+def test_the_phone_names_each_option_as_the_box_does():
+    from device.games.leader1 import TEXTS
+    from web_companion.games.leader1 import texts
+    for lang in ("it", "en"):
+        for option in L.OPTIONS:
+            assert texts(lang)[option.name] == TEXTS[lang][option.name], (lang, option.name)

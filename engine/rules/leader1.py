@@ -953,7 +953,8 @@ def _rider_view(state, rider, viewer):
     shown = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
              "risks": rider.risks, "place": rider.place, "gc": rider.gc,
              "crashed": rider.skip > 0 and rider.skip >= state.turn,
-             "punctured": rider.last > 0 and (rider.last > state.turn or (rider.last == state.turn and not rider.moved)),
+             "punctured": rider.last > 0 and (rider.last > state.turn
+                                              or (rider.last == state.turn and not rider.moved)),
              "tiles": len(held)}
     if viewer == rider.seat:
         shown["tile_values"] = sorted(t.value for t in held)

@@ -5,8 +5,8 @@ from device.games.leader1 import TEXTS
 WORDS = {
     "it": {
         "stage": "Tappa {n} di {of}", "turn": "Turno {n}", "phase": "Fase: {phase}", "to_act": "Tocca a: {seats}",
-        "sheets": "Tabelle delle energie", "rider": "Corridore", "energy": "Energia", "risks": "Rischi",
-        "place": "Dove", "tiles": "Rif.", "chases": "Inseguimenti: {n}", "tokens": "Gregari (ordine)",
+        "sheets": "Tabelle delle energie", "col_rider": "Corridore", "col_energy": "Energia", "col_risks": "Rischi",
+        "col_place": "Dove", "col_tiles": "Rif.", "chases_left": "Inseguimenti: {n}", "tokens": "Gregari (ordine)",
         "gc": "Classifica", "last_roll": "Ultimo tiro", "no_roll": "Nessun tiro ancora", "form_title": "Mossa in corso",
         "sums": "{free} gratuite + {paid} a pagamento · costo {cost}", "recover": "recupera {n}",
         "runs": "Rischi: {risks}", "refused": "Non può partire: {why}", "history": "Cronaca",
@@ -24,8 +24,8 @@ WORDS = {
     },
     "en": {
         "stage": "Stage {n} of {of}", "turn": "Turn {n}", "phase": "Phase: {phase}", "to_act": "To act: {seats}",
-        "sheets": "Energy sheets", "rider": "Rider", "energy": "Energy", "risks": "Risks",
-        "place": "Place", "tiles": "Supply", "chases": "Chases: {n}", "tokens": "Team tokens (order)",
+        "sheets": "Energy sheets", "col_rider": "Rider", "col_energy": "Energy", "col_risks": "Risks",
+        "col_place": "Place", "col_tiles": "Supply", "chases_left": "Chases: {n}", "tokens": "Team tokens (order)",
         "gc": "Classification", "last_roll": "Last roll", "no_roll": "No roll yet", "form_title": "Move being entered",
         "sums": "{free} free + {paid} paid · cost {cost}", "recover": "recovers {n}",
         "runs": "Risks: {risks}", "refused": "Cannot go: {why}", "history": "Race log",

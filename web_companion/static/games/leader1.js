@@ -29,15 +29,15 @@
   }
 
   // The risk boxes of the sheet: >3, >4, then the orange/blue 4; crossed ones filled.
-  const riskBoxes = (n) => el("span", {class: "risks", "aria-label": `${t("risks")}: ${n}`},
+  const riskBoxes = (n) => el("span", {class: "risks", "aria-label": `${t("col_risks")}: ${n}`},
     [">3", ">4", "4"].map((label, i) => el("span", {class: i < n ? "box crossed" : "box"}, label)),
     n > 3 ? el("small", {}, ` +${n - 3}`) : null);
 
   function sheet(view, seat, me) {
     const riders = view.riders.filter((r) => r.seat === seat);
     return el("section", {class: "panel sheet"},
-      el("h2", {}, meeple(seat), " ", seatName(seat), el("small", {}, " · " + t("chases", {n: view.chases[seat]}))),
-      el("table", {}, el("thead", {}, el("tr", {}, [t("rider"), t("energy"), t("risks"), t("place"), t("tiles")]
+      el("h2", {}, meeple(seat), " ", seatName(seat), el("small", {}, " · " + t("chases_left", {n: view.chases[seat]}))),
+      el("table", {}, el("thead", {}, el("tr", {}, [t("col_rider"), t("col_energy"), t("col_risks"), t("col_place"), t("col_tiles")]
         .map((h) => el("th", {}, h)))),
         el("tbody", {}, riders.map((r) => el("tr", {class: r.place},
           el("td", {}, el("b", {}, r.type), r.quality ? el("small", {}, " " + r.quality) : null),
