@@ -1,8 +1,8 @@
 """The games Arbitro referees, by their log name."""
-from . import leader1, lifeboats, ponte
+from . import biglietti, leader1, lifeboats, ponte
 from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 
-GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1)}
+GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1, biglietti)}
 
 
 def game_module(name):

@@ -68,19 +68,22 @@ def is_pick(line):
     return isinstance(line, dict) and set(line) == {"seat", "pick"}
 
 
-def public_lines(steps, hidden=lambda line: False):
+def public_lines(steps, hidden=lambda before, line: False):
     """The lines of a game under way that every player may know: `steps` is [(state before, line)] of the
     lines in effect. A pick is kept once its round is revealed, and only each seat's final pick of the round
-    (a changed mind was never shown); lines `hidden` says are secret (a private deal) are left out. The order
-    is kept, so the lines replay to the same public view."""
+    (a changed mind was never shown); lines `hidden(state before, line)` says are secret (a private deal, a
+    pick the rules never reveal) are left out. The order is kept, so the lines replay to the same public
+    view."""
     kept, open_picks = [], {}
     for index, (before, line) in enumerate(steps):
+        if hidden(before, line):
+            continue
         if is_pick(line):
             open_picks[line["seat"]] = index
             if completes_round(before, line):
                 kept += open_picks.values()
                 open_picks = {}
-        elif not hidden(line):
+        else:
             kept.append(index)
     return [steps[index][1] for index in sorted(kept)]
 

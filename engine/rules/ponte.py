@@ -415,4 +415,4 @@ def view(state, viewer=PUBLIC):
 def public_lines(steps):
     """A log exported during a game: revealed picks only, and no box deal (each seat's special is secret
     until it is played)."""
-    return secret.public_lines(steps, hidden=lambda line: line.get("chance") == "deal")
+    return secret.public_lines(steps, hidden=lambda before, line: line.get("chance") == "deal")

@@ -1,0 +1,279 @@
+"""Biglietti, prego! on the box: its words, the ring drawing, the pages of each turn, its replay summary. The
+OLED is seen by the whole table: it shows who has played, never what, until the cards are revealed, and never a
+control card's value before the end."""
+from dataclasses import dataclass
+
+from engine.rules.biglietti import CARDS, SEATS, VALUES
+
+from ..display import FONT
+from ..screens import BODY_LINES, COLUMNS, Screen, paged, picking, seat, seats, wrap
+from ..texts import text
+
+GAME = "biglietti"
+SEAT_KEYS = range(SEATS[1])
+TEXTS = {
+    "it": {
+        "biglietto": "Biglietto", "scusa": "Scusa", "accusa": "Accusa", "imparziale": "Imparziale",
+        "nasconditi": "Nasconditi", "polfer": "Pol.Fer.", "none": "Non ce l'ho", "no": "No", "si": "Sì",
+        **{f"code_{c}": code for c, code in zip(CARDS, "BSAINP")}, "code_controller": "C",
+        **{f"seat:{s}": f"G{s + 1}" for s in SEAT_KEYS},
+        **{f"value:{v}": f"{v} punt{'o' if v == 1 else 'i'}" for v in VALUES},
+        "ticket_yes": "Ho il biglietto", "ticket_no": "Senza biglietto", "keep_all": "Le tengo tutte",
+        "choose_check": "chi controllare", "choose_ticket": "biglietto?", "pick_help": "carta d'aiuto",
+        "choose_value": "valore segreto", "choose_discard": "ne restituisce?", "choose_eliminate": "elimina",
+        "pick_polfer": "Pol.Fer.?", "andata": "Andata", "ritorno": "Ritorno",
+        "controller": "Controllore", "ring": "Catena", "ring_travellers": "salta il controllore",
+        "ring_table": "il controllore la spezza",
+        "head": "{phase} T{turn} carte {n}", "checks": "{seat} controlla:", "hidden": "nascosti: {seats}",
+        "checks_one": "{seat} controlla {other}", "ticket_q": "{seat}: biglietto?", "ticket_keys": "1 o 8 sì, 7 no",
+        "had_hidden": "(si era nascosto)", "help_for": "Aiuto a {seat}", "value_by": "{seat}: valore segreto",
+        "value_of": "carta a {seat} ({n} di {of})", "value_keys": "tasti 1-5 = 0-4 punti",
+        "discard_q": "{seat}: ne restituisce?", "discard_keys": "7 = le tiene tutte",
+        "eliminate_by": "{seat} elimina una", "eliminate_of": "carta giocata", "eliminate_keys": "tasti 1-6",
+        "polfer_q": "Pol.Fer.? ({phase})", "locked_n": "pronti {n} di {of}", "missing": "mancano: {seats}",
+        "counted": "Scusa contate: {n}", "accuse": "Accuse: {n}", "spared": "=> carta eliminata",
+        "delivered": "=> consegnata a {seat}", "next_hiders": "nascosti: {seats}",
+        "again": "{n} {card}, in gioco {of}", "replay": "si rigioca la mano",
+        "turn_of": "Turno {turn}: {seat}", "shows_ticket": "{seat} ha il biglietto", "eliminated": "carta eliminata",
+        "hid_ticket": "{seat} nascosto, biglietto", "gave_back": "+ ne restituisce una", "kept": "le tiene tutte",
+        "hid_no_ticket": "{seat} nascosto, senza", "receives": "riceve {n} carte", "receives_one": "riceve la carta",
+        "exchange": "Scambio:", "removed": "{seat} elimina:", "tickets_left": "biglietti in gioco: {n}",
+        "half_end": "Fine {phase}", "round_again": "Pol.Fer.: due si dichiarano", "round_again_2": "si ripete",
+        "round_done": "Pol.Fer. non vince", "round_unclear": "Pol.Fer. conteso:", "round_unclear_2": "non conta",
+        "round_gone": "Pol.Fer. eliminato", "ritorno_next": "inizia il ritorno",
+        "won_controller": "{seat} a {n} punti", "won_polfer": "Pol.Fer. {seat}",
+        "won_polfer_2": "{n} senza carte, {t} big.", "won_fewest": "meno punti: {n}",
+        "left_out": "{seat} Pol.Fer. escluso", "points_of": "Punti",
+    },
+    "en": {
+        "biglietto": "Ticket", "scusa": "Excuse", "accusa": "Accuse", "imparziale": "Impartial",
+        "nasconditi": "Hide", "polfer": "Pol.Fer.", "none": "Not me", "no": "No", "si": "Yes",
+        **{f"code_{c}": code for c, code in zip(CARDS, "TEAIHP")}, "code_controller": "C",
+        **{f"seat:{s}": f"P{s + 1}" for s in SEAT_KEYS},
+        **{f"value:{v}": f"{v} point{'' if v == 1 else 's'}" for v in VALUES},
+        "ticket_yes": "Shows a ticket", "ticket_no": "No ticket", "keep_all": "Keep them all",
+        "choose_check": "whom to check", "choose_ticket": "ticket?", "pick_help": "help card",
+        "choose_value": "secret value", "choose_discard": "give one back?", "choose_eliminate": "eliminate",
+        "pick_polfer": "Pol.Fer.?", "andata": "Outbound", "ritorno": "Return",
+        "controller": "Controller", "ring": "Chain", "ring_travellers": "skips the controller",
+        "ring_table": "the controller breaks it",
+        "head": "{phase} T{turn} cards {n}", "checks": "{seat} checks:", "hidden": "hid: {seats}",
+        "checks_one": "{seat} checks {other}", "ticket_q": "{seat}: ticket?", "ticket_keys": "1 or 8 yes, 7 no",
+        "had_hidden": "(had hidden)", "help_for": "Help for {seat}", "value_by": "{seat}: secret value",
+        "value_of": "card to {seat} ({n} of {of})", "value_keys": "keys 1-5 = 0-4 points",
+        "discard_q": "{seat}: give one back?", "discard_keys": "7 = keep them all",
+        "eliminate_by": "{seat} eliminates one", "eliminate_of": "card played", "eliminate_keys": "keys 1-6",
+        "polfer_q": "Pol.Fer.? ({phase})", "locked_n": "ready {n} of {of}", "missing": "waiting: {seats}",
+        "counted": "Excuses counted: {n}", "accuse": "Accuses: {n}", "spared": "=> card eliminated",
+        "delivered": "=> delivered to {seat}", "next_hiders": "hid: {seats}",
+        "again": "{n} {card}, {of} in play", "replay": "the round is replayed",
+        "turn_of": "Turn {turn}: {seat}", "shows_ticket": "{seat} shows a ticket", "eliminated": "card eliminated",
+        "hid_ticket": "{seat} hid, has ticket", "gave_back": "+ gives one back", "kept": "keeps them all",
+        "hid_no_ticket": "{seat} hid, no ticket", "receives": "receives {n} cards", "receives_one": "receives the card",
+        "exchange": "Exchange:", "removed": "{seat} eliminates:", "tickets_left": "tickets in play: {n}",
+        "half_end": "{phase} over", "round_again": "Pol.Fer.: two claimed", "round_again_2": "asked again",
+        "round_done": "Pol.Fer. does not win", "round_unclear": "Pol.Fer. disputed:", "round_unclear_2": "it does not count",
+        "round_gone": "Pol.Fer. eliminated", "ritorno_next": "the return begins",
+        "won_controller": "{seat} reached {n}", "won_polfer": "Pol.Fer. {seat}",
+        "won_polfer_2": "{n} without cards, {t} tix", "won_fewest": "fewest points: {n}",
+        "left_out": "{seat} Pol.Fer. left out", "points_of": "Points",
+    },
+}
+
+ROWS = (12, 42)  # the top of the ring's two rows of seats
+CELL_HEIGHT = 11
+CHECKED, COUNTED, LINKED, PLAIN = "checked", "counted", "linked", "plain"
+
+
+def say(lang, key, **values):
+    return text(lang, key, GAME, **values)
+
+
+@dataclass(frozen=True)
+class Ring:
+    """The table seen from above, seat 1 top left and on clockwise along the top row, back along the bottom
+    row: each seat its number and card code; the checked traveller framed; the chain that counted underlined,
+    its Scusa lit; the middle line says the count."""
+    cells: tuple  # per seat: (text, mark)
+    middle: str
+
+    def draw(self, draw, height=64):
+        top = (len(self.cells) + 1) // 2
+        width = 128 // top
+        for index, (label, mark) in enumerate(self.cells):
+            row, column = (0, index) if index < top else (1, len(self.cells) - 1 - index)
+            x, y = column * width, ROWS[row]
+            box = (x + 1, y, x + width - 2, y + CELL_HEIGHT)
+            if mark == COUNTED:
+                draw.rectangle(box, fill="white")
+            elif mark == CHECKED:
+                draw.rectangle(box, outline="white")
+            if mark in (COUNTED, LINKED):
+                draw.line((x, y + CELL_HEIGHT + 2, x + width - 1, y + CELL_HEIGHT + 2), fill="white")
+            draw.text((x + 3, y), label, font=FONT, fill="black" if mark == COUNTED else "white")
+        draw.text((0, 28), self.middle, font=FONT, fill="white")
+
+
+def ring(view, lang, record, cards, middle):
+    played = dict(map(tuple, cards))
+    cells = []
+    for s in range(view["seats"]):
+        mark = (CHECKED if s == record["checked"] else COUNTED if s in record["counted"]
+                else LINKED if s in record["chain"] else PLAIN)
+        code = "?" if s == record["checked"] else say(lang, "code_" + played.get(s, "controller"))
+        cells.append((f"{s + 1}{code}", mark))
+    return Ring(tuple(cells), middle[:COLUMNS])
+
+
+def head(view, lang):
+    return say(lang, "head", phase=say(lang, view["phase"]), turn=view["turn"], n=view["cards_left"])
+
+
+def picking_screen(view, lang, title):
+    """Who has played (never what); a big round is counted, with those still to play."""
+    if len(view["picking"]) <= 8:
+        return picking(view, lang, title)
+    missing = [s for s in view["picking"] if s not in view["locked"]]
+    lines = [say(lang, "locked_n", n=len(view["locked"]), of=len(view["picking"]))]
+    return Screen(title, tuple((lines + wrap(say(lang, "missing", seats=seats(lang, missing))))[:4]))
+
+
+def live(view, lang):
+    step, checked = view["step"], view["checked"]
+    controller, who = seat(lang, view["controller"]), checked is not None and seat(lang, checked)
+    if step == "help":
+        return picking_screen(view, lang, say(lang, "help_for", seat=who))
+    if step == "polfer":
+        return picking_screen(view, lang, say(lang, "polfer_q", phase=say(lang, view["phase"])))
+    if step == "check":
+        lines = [f'{say(lang, "checks", seat=controller)} {seats(lang, view["checkable"])}']
+        if view["hiders"] and view["hiders"] != view["checkable"]:
+            lines.append(say(lang, "hidden", seats=seats(lang, view["hiders"])))
+        return fit(head(view, lang), lines)
+    record = view["turns"][-1]
+    lines = {
+        "ticket": [say(lang, "checks_one", seat=controller, other=who), say(lang, "ticket_q", seat=who),
+                   say(lang, "ticket_keys")] + ([say(lang, "had_hidden")] if record["hid"] else []),
+        "value": [say(lang, "value_by", seat=controller),
+                  say(lang, "value_of", seat=who, n=record["delivered"] + 1,
+                      of=record["delivered"] + view["values_due"]), say(lang, "value_keys")],
+        "discard": [say(lang, "discard_q", seat=who), say(lang, "value_keys"), say(lang, "discard_keys")],
+        "eliminate": [say(lang, "eliminate_by", seat=controller), say(lang, "eliminate_of"),
+                      say(lang, "eliminate_keys")],
+    }[step]
+    return fit(head(view, lang), lines)
+
+
+def fit(title, lines):
+    """One screen: the lines wrapped (a list of seats runs on unindented), as many as the panel holds."""
+    return Screen(title, tuple(part for line in lines for part in wrap(line, indent=""))[:BODY_LINES])
+
+
+def _reveal_pages(view, lang, record, cards, lines, middle):
+    title = say(lang, "help_for", seat=seat(lang, record["checked"]))
+    return [Screen(title, picture=ring(view, lang, record, cards, middle)), *paged(title, lines)]
+
+
+def _help_pages(view, lang, record):
+    """The reveal of each help round of the turn: the ring, then what it counted."""
+    found = []
+    for n, again in enumerate(record["again"]):
+        lines = [say(lang, "again", n=played, card=say(lang, card), of=left) for card, played, left in again["over"]]
+        lines.append(say(lang, "replay"))
+        found.append(((record["turn"], "help", n),
+                      _reveal_pages(view, lang, {**record, "chain": [], "counted": []}, again["cards"], lines,
+                                    say(lang, "replay"))))
+    if record["cards"] is not None:
+        spared = record["outcome"] == "eliminated"
+        verdict = say(lang, "spared") if spared else say(lang, "delivered", seat=seat(lang, record["checked"]))
+        lines = [say(lang, "counted", n=record["scusa"]), say(lang, "accuse", n=record["accusa"]), verdict]
+        if record["hiders"]:
+            lines.append(say(lang, "next_hiders", seats=seats(lang, record["hiders"])))
+        middle = f"{say(lang, 'code_scusa')}{record['scusa']} {say(lang, 'code_accusa')}{record['accusa']} {verdict}"
+        found.append(((record["turn"], "help", len(record["again"])),
+                      _reveal_pages(view, lang, record, record["cards"], lines, middle)))
+    return found
+
+
+def _outcome_lines(lang, record):
+    who, case = seat(lang, record["checked"]), record["case"]
+    if case == "ticket":
+        return [say(lang, "shows_ticket", seat=who), say(lang, "eliminated")]
+    if case == "hid_ticket":
+        kept = [] if record["discarded"] is None else [say(lang, "gave_back" if record["discarded"] else "kept")]
+        return [say(lang, "hid_ticket", seat=who), say(lang, "eliminated"), *kept]
+    if case == "hid_no_ticket":
+        many = record["delivered"] > 1
+        return [say(lang, "hid_no_ticket", seat=who),
+                say(lang, "receives", n=record["delivered"]) if many else say(lang, "receives_one")]
+    return [say(lang, "eliminated") if record["outcome"] == "eliminated" else
+            f"{who} {say(lang, 'receives_one')}"]
+
+
+def _turn_pages(view, lang, record):
+    found = _help_pages(view, lang, record)
+    title = say(lang, "turn_of", turn=record["turn"], seat=seat(lang, record["checked"]))
+    if record["exchange"]:  # the turn is resolved
+        ring_line = ">".join(str(s + 1) for s in record["exchange"])
+        found.append(((record["turn"], "outcome"),
+                      paged(title, _outcome_lines(lang, record) + [say(lang, "exchange"), ring_line])))
+    if record["eliminated"]:
+        found.append(((record["turn"], "eliminated"),
+                      paged(title, [say(lang, "removed", seat=seat(lang, view["controller"])),
+                                    say(lang, record["eliminated"]),
+                                    say(lang, "tickets_left", n=view["tickets"])])))
+    return found
+
+
+def _half_pages(view, lang, half):
+    lines = {"again": [say(lang, "round_again"), say(lang, "round_again_2")],
+             "done": [say(lang, "round_done")], "unclear": [say(lang, "round_unclear"), say(lang, "round_unclear_2")],
+             "gone": [say(lang, "round_gone")]}[half["round"]]
+    if half["half"] == "andata" and half["round"] != "again" and view["phase"] == "ritorno":
+        lines.append(say(lang, "ritorno_next"))
+    return paged(say(lang, "half_end", phase=say(lang, half["half"])), lines)
+
+
+def chapters(view, lang):
+    """Per turn: each help round's reveal, the outcome with the exchange, the Ritorno's elimination; each half's
+    end; the result. Keys hold the turn, so an undo that takes a page's cause back drops it."""
+    found = []
+    for record in view["turns"]:
+        found += _turn_pages(view, lang, record)
+    for n, half in enumerate(view["halves"]):
+        won = view["over"] and view["winner"]["how"] == "polfer" and n == len(view["halves"]) - 1
+        if not won:  # a Pol.Fer. win is the result's page
+            found.append((("half", n), _half_pages(view, lang, half)))
+    if view["over"]:
+        found.append((("result",), _result_pages(view, lang)))
+    return found
+
+
+def _result_pages(view, lang):
+    w = view["winner"]
+    lines = [f"{text(lang, 'winners')}: {seats(lang, w['winners'])}"]
+    if w["how"] == "controller":
+        lines.append(say(lang, "won_controller", seat=seat(lang, w["traveller"]), n=view["points"][w["traveller"]]))
+    elif w["how"] == "polfer":
+        lines += [say(lang, "won_polfer", seat=seat(lang, w["winners"][0])),
+                  say(lang, "won_polfer_2", n=w["without_cards"], t=w["tickets"])]
+    else:
+        lines.append(say(lang, "won_fewest", n=w["points"]))
+        if view["polfer"] is not None:
+            lines.append(say(lang, "left_out", seat=seat(lang, view["polfer"])))
+    scores = [f"{seat(lang, s)}:{view['points'][s]}" for s in view["travellers"]]
+    lines += [" ".join(scores[i:i + 4]) for i in range(0, len(scores), 4)]
+    return paged(text(lang, "over"), lines)
+
+
+def result(view, lang):
+    return _result_pages(view, lang)[0]
+
+
+def summary(view):
+    """A few lines for a person reading a replay in a terminal (English)."""
+    lines = [f"{view['phase']}, turn {view['turn']}, {view['cards_left']} control cards left in the pile",
+             "control cards held: " + ", ".join(f"player {s + 1}: {view['held'][s]}" for s in view["travellers"])]
+    if view["over"]:
+        lines.append("points: " + ", ".join(f"player {s + 1}: {view['points'][s]}" for s in view["travellers"]))
+    return lines

@@ -1,0 +1,520 @@
+"""Biglietti, prego! — rules as in ../shared/rules/biglietti.md (rulings R-1 … R-9).
+
+One seat is the controller; the others are travellers, seated in seat order. The cards stay physical: the box
+learns what the table tells it (a ticket shown, a card played in the help round, a control card's value) and
+keeps the rest. Help-round cards and the Pol.Fer. round are secret picks; a control card's value and a
+give-back are secret decisions, seen by the controller and that traveller only until the end.
+"""
+from typing import NamedTuple
+
+from . import picks as secret
+from .options import CHOICE, SEAT, Option, resolve
+from .protocol import (
+    CHOOSE,
+    PUBLIC,
+    TERMINAL,
+    Choice,
+    Prompt,
+    Rejected,
+    check_seats,
+    check_viewer,
+    evolve,
+    is_seat,
+)
+from .protocol import PICK as PICK_PROMPT
+
+NAME = "biglietti"
+TITLE = "Biglietti, prego!"
+SEATS = (5, 12)
+
+BIGLIETTO, SCUSA, ACCUSA, IMPARZIALE, NASCONDITI, POLFER = CARDS = (
+    "biglietto", "scusa", "accusa", "imparziale", "nasconditi", "polfer")
+NONE = "none"  # the Pol.Fer. round: "I do not hold it"
+NO, YES = "no", "si"
+PAD_LABELS = CARDS + (NO, YES)  # a traveller's pad: the six cards, then No and Yes
+LINKS = (SCUSA, IMPARZIALE)  # the cards a chain runs through
+VALUES = range(5)  # a control card's points
+
+# Traveller cards in play, in CARDS order, and the control cards used, by player count (rules page table)
+TABLE = {5: (1, 4, 4, 5, 5, 1, 18), 6: (1, 5, 5, 7, 6, 1, 20), 7: (2, 6, 6, 8, 7, 1, 22),
+         8: (2, 7, 7, 9, 9, 1, 24), 9: (2, 8, 8, 11, 10, 1, 26), 10: (3, 9, 9, 12, 11, 1, 28),
+         11: (3, 10, 10, 13, 13, 1, 30), 12: (3, 11, 11, 15, 14, 1, 32)}
+TO_WIN = {"andata": 8, "ritorno": 9}  # R-3: the controller wins when a traveller's points reach these
+
+ANDATA, RITORNO = HALVES = ("andata", "ritorno")
+# What the table waits for (State.step)
+CHECK, TICKET, HELP, VALUE, DISCARD, ELIMINATE, POLFER_ROUND, OVER = (
+    "check", "ticket", "help", "value", "discard", "eliminate", "polfer", "over")
+# The four cases of a check
+HID_NO_TICKET, HID_TICKET, SHOWN_TICKET, HELP_ROUND = "hid_no_ticket", "hid_ticket", "ticket", "help"
+
+OPTIONS = (
+    Option("controller", SEAT, 0),
+    Option("ring", CHOICE, "travellers", choices=("travellers", "table")),  # R-2
+)
+
+
+class State(NamedTuple):
+    seats: int
+    options: dict
+    controller: int
+    line: tuple  # the travellers around the table, from the controller's left: the chain's ring (R-2)
+    phase: str  # ANDATA or RITORNO
+    step: str
+    turn: int
+    pile: int  # control cards left in the current half's pile
+    in_play: tuple  # traveller cards of each kind still in the game, in CARDS order
+    held: tuple  # per seat: the values of the control cards it holds, sorted (secret)
+    hiders: tuple  # travellers whose Nasconditi stands for the next check
+    checked: int | None
+    values_due: int  # VALUE: control-card values still to enter this turn
+    picks: "secret.Picks | None"
+    retried: bool  # the Pol.Fer. round of this half has been taken again once
+    holder: int | None  # the Pol.Fer. holder the last round found (secret until it matters)
+    winner: dict | None  # how the game was won, once over
+    turns: tuple  # one public record (a dict, never changed once replaced) per turn
+    halves: tuple  # the public record of each half's end
+
+
+def _pile_size(seats):
+    return TABLE[seats][-1] // 2
+
+
+def setup(seats, options=None):
+    check_seats(seats, *SEATS)
+    opts = resolve(OPTIONS, seats, options or {})
+    controller = opts["controller"]
+    return State(seats=seats, options=opts, controller=controller,
+                 line=tuple((controller + k) % seats for k in range(1, seats)), phase=ANDATA, step=CHECK,
+                 turn=1, pile=_pile_size(seats), in_play=TABLE[seats][:len(CARDS)], held=((),) * seats,
+                 hiders=(), checked=None, values_due=0, picks=None, retried=False, holder=None, winner=None,
+                 turns=(), halves=())
+
+
+# -- who may be checked ---------------------------------------------------------------------------------
+def travellers(state):
+    return tuple(sorted(state.line))
+
+
+def checkable(state):
+    """None hid → anyone; half or more of the travellers hid → only they; fewer → anyone but them."""
+    everyone = travellers(state)
+    if not state.hiders:
+        return everyone
+    if 2 * len(state.hiders) >= len(everyone):
+        return tuple(state.hiders)
+    return tuple(t for t in everyone if t not in state.hiders)
+
+
+def tickets(state):
+    return state.in_play[CARDS.index(BIGLIETTO)]
+
+
+def _has(state, card):
+    return state.in_play[CARDS.index(card)] > 0
+
+
+def points(state, seat):
+    return sum(state.held[seat])
+
+
+# -- the turn record ------------------------------------------------------------------------------------
+def _record(state, **changes):
+    """`state` with the current turn's public record updated (a new dict: states never share a changed one)."""
+    return evolve(state, turns=state.turns[:-1] + ({**state.turns[-1], **changes},))
+
+
+def _check(state, seat):
+    hid = seat in state.hiders
+    state = evolve(state, checked=seat, hiders=(), pile=state.pile - 1, step=TICKET)
+    return evolve(state, turns=state.turns + ({
+        "turn": state.turn, "phase": state.phase, "checked": seat, "hid": hid, "ticket": None, "case": None,
+        "cards": None, "chain": [], "counted": [], "scusa": 0, "accusa": 0, "again": [], "outcome": None,
+        "delivered": 0, "discarded": None, "eliminated": None, "hiders": [], "exchange": []},))
+
+
+def _ticket(state, has_ticket):
+    hid = state.turns[-1]["hid"]
+    case = (HID_TICKET if has_ticket else HID_NO_TICKET) if hid else (SHOWN_TICKET if has_ticket else HELP_ROUND)
+    state = _record(state, ticket=has_ticket, case=case)
+    if case == HELP_ROUND:
+        pickers = tuple(t for t in travellers(state) if t != state.checked)
+        return evolve(state, step=HELP, picks=secret.open_round(pickers))
+    if case == HID_NO_TICKET:  # R-5: a second card from the pile, if it has one
+        second = 1 if state.pile else 0
+        return _deliver(evolve(state, pile=state.pile - second), 1 + second)
+    state = _record(state, outcome="eliminated")
+    if case == HID_TICKET and state.held[state.checked]:
+        return evolve(state, step=DISCARD)
+    return _exchange(state)
+
+
+def _deliver(state, count):
+    return evolve(_record(state, outcome="delivered"), step=VALUE, values_due=count)
+
+
+def ring_chain(state, checked, cards):
+    """R-2: the travellers linked to `checked` through an unbroken run of Scusa and Imparziale, each way round
+    the ring (the controller's seat skipped, or breaking it with the `table` option). Returns them nearest
+    first, each seat once."""
+    line, wraps = state.line, state.options["ring"] == "travellers"
+    at, linked = line.index(checked), []
+    for way in (1, -1):
+        for k in range(1, len(line)):
+            index = at + way * k
+            if not wraps and not 0 <= index < len(line):
+                break
+            seat = line[index % len(line)]
+            if seat == checked or seat in linked or cards[seat] not in LINKS:
+                break
+            linked.append(seat)
+    return linked
+
+
+def _reveal_help(state):
+    cards = state.picks.revealed()
+    played = {card: list(cards.values()).count(card) for card in CARDS}
+    over = [[card, played[card], n] for card, n in zip(CARDS, state.in_play) if played[card] > n]
+    if over:  # someone pressed a card the game does not have that many of: the round is played again
+        again = state.turns[-1]["again"] + [{"cards": [[s, cards[s]] for s in state.picks.seats], "over": over}]
+        return evolve(_record(state, again=again), picks=secret.open_round(state.picks.seats))
+    chain = ring_chain(state, state.checked, cards)
+    counted = [s for s in chain if cards[s] == SCUSA]
+    accusa = played[ACCUSA]
+    hiders = tuple(s for s in state.picks.seats if cards[s] == NASCONDITI)
+    spared = len(counted) >= 2 * accusa
+    state = _record(state, cards=[[s, cards[s]] for s in state.picks.seats], chain=chain, counted=counted,
+                    scusa=len(counted), accusa=accusa, hiders=list(hiders),
+                    outcome="eliminated" if spared else "delivered")
+    state = evolve(state, picks=None, hiders=hiders)
+    return _exchange(state) if spared else _deliver(state, 1)
+
+
+def _exchange(state):
+    """The ring of one-card gifts among the travellers who did not hide this turn, from the checked one round
+    the table (the box proposes the seat order; only the checked traveller may give the Pol.Fer.). In the
+    Ritorno a help round is followed by the controller's elimination."""
+    at = state.line.index(state.checked)
+    ring = [s for s in state.line[at:] + state.line[:at] if s not in state.hiders]
+    state = _record(state, exchange=ring + [state.checked])
+    if state.phase == RITORNO and state.turns[-1]["case"] == HELP_ROUND:
+        return evolve(state, step=ELIMINATE)
+    return _end_turn(state)
+
+
+def _value(state, value):
+    seat = state.checked
+    held = list(state.held)
+    held[seat] = tuple(sorted(held[seat] + (value,)))
+    state = evolve(state, held=tuple(held), values_due=state.values_due - 1)
+    state = _record(state, delivered=state.turns[-1]["delivered"] + 1)
+    if points(state, seat) >= TO_WIN[state.phase]:  # R-3: cumulative over both halves
+        return _over(state, {"how": "controller", "winners": [state.controller], "traveller": seat})
+    return state if state.values_due else _exchange(state)
+
+
+def _discard(state, value):
+    if value is not None:
+        held = list(state.held)
+        mine = list(held[state.checked])
+        mine.remove(value)
+        held[state.checked] = tuple(mine)
+        state = evolve(state, held=tuple(held))
+    return _exchange(_record(state, discarded=value is not None))
+
+
+def _eliminate(state, card):
+    in_play = list(state.in_play)
+    in_play[CARDS.index(card)] -= 1
+    return _end_turn(_record(evolve(state, in_play=tuple(in_play)), eliminated=card))
+
+
+def _end_turn(state):
+    state = evolve(state, checked=None, values_due=0)
+    if state.pile:
+        return evolve(state, step=CHECK, turn=state.turn + 1)
+    if not _has(state, POLFER):  # eliminated in the Ritorno: nobody can hold it
+        return _end_half(state, None, "gone")
+    return evolve(state, step=POLFER_ROUND, picks=secret.open_round(travellers(state)), retried=False)
+
+
+def _reveal_polfer(state):
+    """R-6: the box learns the holder and shows nobody. Two or more claims cannot all be true: the round is
+    taken once more, then no holder counts for this half."""
+    claims = [s for s, card in state.picks.revealed().items() if card == POLFER]
+    state = evolve(state, picks=None)
+    if len(claims) > 1 and not state.retried:
+        return evolve(state, picks=secret.open_round(travellers(state)), retried=True,
+                      halves=state.halves + ({"half": state.phase, "round": "again"},))
+    return _end_half(state, claims[0] if len(claims) == 1 else None, "unclear" if claims else "done")
+
+
+def without_cards(state, holder):
+    """R-4: travellers other than the holder that hold no control card now."""
+    return sum(1 for t in travellers(state) if t != holder and not state.held[t])
+
+
+def _end_half(state, holder, how):
+    state = evolve(state, holder=holder, halves=state.halves + ({"half": state.phase, "round": how},))
+    if holder is not None:
+        empty = without_cards(state, holder)
+        if empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state):
+            return _over(state, {"how": "polfer", "winners": [holder], "without_cards": empty,
+                                 "tickets": tickets(state)})
+    if state.phase == ANDATA:  # R-8: the last hiders of the Andata still stand
+        return evolve(state, phase=RITORNO, step=CHECK, turn=state.turn + 1, pile=_pile_size(state.seats))
+    others = [t for t in travellers(state) if t != holder]  # R-9
+    fewest = min(points(state, t) for t in others)
+    winners = [t for t in others if points(state, t) == fewest]
+    return _over(state, {"how": "fewest", "winners": winners, "points": fewest,
+                         "holder_left_out": holder is not None and points(state, holder) <= fewest})
+
+
+def _over(state, winner):
+    return evolve(state, step=OVER, winner=winner, picks=None)
+
+
+# -- the contract ---------------------------------------------------------------------------------------
+def current_actors(state):
+    if state.step == OVER:
+        return TERMINAL
+    if state.picks is not None:
+        return state.picks.seats
+    if state.step in (TICKET, DISCARD):
+        return (state.checked,)
+    return (state.controller,)
+
+
+def chance_outcomes(state):
+    return []  # the control cards stay physical: the controller tells their values
+
+
+def _pick_cards(state):
+    if state.step == POLFER_ROUND:
+        return [POLFER, NONE]
+    return [card for card in CARDS if _has(state, card)]
+
+
+def _choose_actions(state, seat):
+    if state.picks is not None or seat not in current_actors(state):
+        return []
+    if state.step == CHECK:
+        return [{"seat": seat, "choose": {"check": t}} for t in checkable(state)]
+    if state.step == TICKET:
+        return [{"seat": seat, "choose": {"ticket": answer}} for answer in (True, False)
+                if tickets(state) or not answer]
+    if state.step == VALUE:
+        return [{"seat": seat, "choose": {"value": v}} for v in VALUES]
+    if state.step == DISCARD:
+        return [{"seat": seat, "choose": {"discard": v}} for v in sorted(set(state.held[seat])) + [None]]
+    played = {card for _, card in state.turns[-1]["cards"]}
+    return [{"seat": seat, "choose": {"eliminate": card}} for card in CARDS if card in played]
+
+
+def legal_actions(state, actor):
+    if not is_seat(actor, state.seats) or state.step == OVER:
+        return []
+    if state.picks is not None:
+        if actor not in state.picks.seats:
+            return []
+        return [{"seat": actor, "pick": card} for card in _pick_cards(state)]
+    return _choose_actions(state, actor)
+
+
+def _pad(seat, key, buttons):
+    """A fixed 8-button layout: per button None (unused) or (label, value), the value making a `key` line."""
+    def line(value):
+        return {"seat": seat, "pick": value} if key == "pick" else {"seat": seat, "choose": {key: value}}
+    return tuple(b and Choice(b[0], line(b[1])) for b in buttons)
+
+
+def prompt(state, seat):
+    """Fixed pads (the same whatever anyone holds) for every answer a traveller gives and for the controller's
+    secret values and its elimination; a cursor for the choice of a traveller to check (up to 11)."""
+    if state.step == OVER or not is_seat(seat, state.seats) or seat not in current_actors(state):
+        return None
+    cards = [(card, card) for card in CARDS] + [None, None]
+    if state.picks is not None:
+        mine = state.picks.pick_of(seat)
+        buttons = cards if state.step == HELP else [None] * 5 + [(POLFER, POLFER), (NO, NONE), (YES, POLFER)]
+        choices = tuple(Choice(card, {"seat": seat, "pick": card}) for card in _pick_cards(state))
+        return Prompt(PICK_PROMPT, "pick_" + state.step, choices, secret=True, pad=_pad(seat, "pick", buttons),
+                      current=None if mine is None else {"seat": seat, "pick": mine})
+    actions = _choose_actions(state, seat)
+    key = STEP_KEY[state.step]
+    choices = tuple(Choice(_label(key, a["choose"][key]), a) for a in actions)
+    values = [(_label(key, v), v) for v in VALUES]
+    buttons = {TICKET: [(BIGLIETTO, True)] + [None] * 5 + [(NO, False), (YES, True)],
+               VALUE: values + [None] * 3, DISCARD: values + [None, (NO, None), None],
+               ELIMINATE: cards}.get(state.step)
+    return Prompt(CHOOSE, "choose_" + key, choices, secret=state.step in (VALUE, DISCARD),
+                  pad=buttons and _pad(seat, key, buttons))
+
+
+def _label(key, value):
+    """Text keys the presentation words: a seat, a yes/no, a value, a card."""
+    if key == "check":
+        return f"seat:{value}"
+    if key == "ticket":
+        return "ticket_yes" if value else "ticket_no"
+    if key in ("value", "discard"):
+        return "keep_all" if value is None else f"value:{value}"
+    return value
+
+
+PICK_KEYS, CHOOSE_KEYS = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
+STEP_KEY = {CHECK: "check", TICKET: "ticket", VALUE: "value", DISCARD: "discard", ELIMINATE: "eliminate"}
+STEP_WORDS = {CHECK: "choose a traveller to check", TICKET: "say whether it has a ticket",
+              VALUE: "enter the control card's value", DISCARD: "say which control card it gives back",
+              ELIMINATE: "eliminate one of the cards just played"}
+
+
+def apply(state, action):
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    keys = set(action)
+    shape = PICK_KEYS if "pick" in keys else CHOOSE_KEYS if "choose" in keys else None
+    if shape is None:
+        raise Rejected(f"not a Biglietti action: keys {sorted(keys)}")
+    if keys != shape:
+        extra = sorted(keys - shape)
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+    seat = action["seat"]
+    if state.step == OVER:
+        raise Rejected("the game is over")
+    if not is_seat(seat, state.seats):
+        raise Rejected(f"no player {seat + 1 if type(seat) is int else repr(seat)} at this table")
+    if shape == PICK_KEYS:
+        return _apply_pick(state, seat, action["pick"])
+    return _apply_choice(state, seat, action["choose"])
+
+
+def _waiting_for(state):
+    """Who the table waits for, and for what, in words."""
+    if state.step == HELP:
+        return "the travellers are playing their cards in the help round"
+    if state.step == POLFER_ROUND:
+        return "every traveller is saying whether it holds the Pol.Fer."
+    return f"player {current_actors(state)[0] + 1} is to {STEP_WORDS[state.step]}"
+
+
+def _apply_pick(state, seat, card):
+    if state.picks is None:
+        raise Rejected(f"no card is being played now: {_waiting_for(state)}")
+    if seat not in state.picks.seats:
+        if seat == state.controller:
+            raise Rejected(f"player {seat + 1} is the controller and plays no traveller card")
+        raise Rejected(f"player {seat + 1} is the one being checked and does not play in the help round")
+    if state.step == POLFER_ROUND:
+        if card not in (POLFER, NONE):
+            raise Rejected(f"at the end of the {state.phase} a traveller answers polfer or none, not {card!r}")
+    elif card not in CARDS:
+        raise Rejected(f"unknown card {card!r}: one of {', '.join(CARDS)}")
+    elif not _has(state, card):
+        raise Rejected(f"no {card} card is left in the game: the controller eliminated it")
+    state = evolve(state, picks=secret.pick(state.picks, seat, card))
+    if not state.picks.is_complete:
+        return state
+    return _reveal_help(state) if state.step == HELP else _reveal_polfer(state)
+
+
+def _apply_choice(state, seat, choose):
+    if state.picks is not None:
+        raise Rejected(f"player {seat + 1} has nothing to decide now: {_waiting_for(state)}")
+    actor, key = current_actors(state)[0], STEP_KEY[state.step]
+    if seat != actor:
+        raise Rejected(_waiting_for(state))
+    if not isinstance(choose, dict) or set(choose) != {key}:
+        raise Rejected(f"player {seat + 1} is to {STEP_WORDS[state.step]}: an object with \"{key}\"")
+    value = choose[key]
+    if state.step == CHECK:
+        return _check(state, _checked_seat(state, value))
+    if state.step == TICKET:
+        if type(value) is not bool:
+            raise Rejected(f"a ticket is shown (true) or not (false), not {value!r}")
+        if value and not tickets(state):
+            raise Rejected("no Biglietto is left in the game: the controller eliminated every one")
+        return _ticket(state, value)
+    if state.step == ELIMINATE:
+        played = {card for _, card in state.turns[-1]["cards"]}
+        if value not in played:
+            raise Rejected(f"nobody played {value!r} in this help round: the cards played were "
+                           f"{', '.join(c for c in CARDS if c in played)}")
+        return _eliminate(state, value)
+    if state.step == DISCARD and value is None:
+        return _discard(state, None)
+    if type(value) is not int or value not in VALUES:
+        raise Rejected(f"a control card is worth 0 to 4 points, not {value!r}")
+    if state.step == VALUE:
+        return _value(state, value)
+    if value not in state.held[seat]:
+        raise Rejected(f"player {seat + 1} holds no control card worth {value}")
+    return _discard(state, value)
+
+
+def _checked_seat(state, value):
+    if not is_seat(value, state.seats):
+        raise Rejected(f"no player {value + 1 if type(value) is int else repr(value)} at this table")
+    if value == state.controller:
+        raise Rejected(f"player {value + 1} is the controller: choose a traveller")
+    allowed = checkable(state)
+    if value not in allowed:
+        if value in state.hiders:
+            raise Rejected(f"player {value + 1} hid last turn and fewer than half of the travellers hid: "
+                           f"the hiders may not be checked")
+        raise Rejected(f"half or more of the travellers hid last turn: only {_players(allowed)} may be checked")
+    return value
+
+
+def _players(seats):
+    names = [f"player {s + 1}" for s in seats]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def result(state):
+    if state.step != OVER:
+        return None
+    winners = state.winner["winners"]
+    return {"winners": list(winners), "losers": [s for s in range(state.seats) if s not in winners], "draw": False}
+
+
+def _holder_shown(state):
+    """R-6: the holder is named only when it wins, or when leaving it out changed who won (R-9)."""
+    w = state.winner
+    return w is not None and (w["how"] == "polfer" or w.get("holder_left_out", False))
+
+
+def view(state, viewer=PUBLIC):
+    """What `viewer` may see. Control points and values: the controller sees every traveller's, a traveller its
+    own; everyone sees them once the game is over. Unrevealed picks: only their own seat's."""
+    check_viewer(viewer, state.seats)
+    over = state.step == OVER
+    shown = {
+        "game": NAME, "seats": state.seats, "options": state.options, "over": over, "result": result(state),
+        "phase": state.phase, "turn": state.turn, "cards_left": state.pile, "hiders": list(state.hiders),
+        "checkable": list(checkable(state)) if state.step == CHECK else [],
+        "step": state.step, "controller": state.controller, "travellers": list(travellers(state)),
+        "ring": list(state.line), "checked": state.checked, "values_due": state.values_due,
+        "pile_size": _pile_size(state.seats), "control_cards": TABLE[state.seats][-1],
+        "in_play": dict(zip(CARDS, state.in_play)), "tickets": tickets(state),
+        "held": [len(h) for h in state.held], "without_cards": without_cards(state, None),
+        "picking": [], "locked": [], "turns": list(state.turns), "halves": list(state.halves),
+        "winner": state.winner, "polfer": state.holder if _holder_shown(state) else None,
+        "points": [None] * state.seats, "hands": [None] * state.seats,
+    }
+    if state.picks is not None:
+        shown.update(secret.view(state.picks, viewer))
+    for seat in travellers(state):
+        if over or viewer in (state.controller, seat):
+            shown["points"][seat] = points(state, seat)
+            shown["hands"][seat] = list(state.held[seat])
+    return shown
+
+
+def public_lines(steps):
+    """A log exported during a game: help-round cards once revealed; never a control card's value, a
+    give-back or the Pol.Fer. round (only the controller and that traveller, or the holder, may know them)."""
+    def hidden(before, line):
+        choose = line.get("choose")
+        return before.step == POLFER_ROUND or (isinstance(choose, dict) and ("value" in choose or "discard" in choose))
+    return secret.public_lines(steps, hidden)
