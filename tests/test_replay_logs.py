@@ -1,5 +1,5 @@
 """Hand-checked logs of every game through `arbitro replay` (the real console script), one per ruling or
-rejection. An expected key may name a part of the view with dots ("boats.nero")."""
+rejection. An expected key may name a part of the view with dots ("boats.nero", "turns.1.counted")."""
 import json
 import subprocess
 import sys
@@ -30,7 +30,7 @@ def test_log_replays_to_its_hand_checked_position(name):
     for key, value in EXPECTED[name].items():
         part = shown
         for step in key.split("."):
-            part = part[step]
+            part = part[int(step)] if isinstance(part, list) else part[step]
         assert part == value, key
     if shown["over"]:
         assert shown["result"] is not None

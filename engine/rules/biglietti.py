@@ -246,7 +246,7 @@ def _reveal_polfer(state):
     if len(claims) > 1 and not state.retried:
         return evolve(state, picks=secret.open_round(travellers(state)), retried=True,
                       halves=state.halves + ({"half": state.phase, "round": "again"},))
-    return _end_half(state, claims[0] if len(claims) == 1 else None, "unclear" if claims else "done")
+    return _end_half(state, claims[0] if len(claims) == 1 else None, "unclear" if len(claims) > 1 else "done")
 
 
 def without_cards(state, holder):
