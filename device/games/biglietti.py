@@ -32,7 +32,7 @@ TEXTS = {
         "eliminate_by": "{seat} elimina una", "eliminate_of": "carta giocata", "eliminate_keys": "tasti 1-6",
         "polfer_q": "Pol.Fer.? ({phase})", "locked_n": "pronti {n} di {of}", "missing": "mancano: {seats}",
         "counted": "Scusa contate: {n}", "accuse": "Accuse: {n}", "spared": "=> carta eliminata",
-        "delivered": "=> consegnata a {seat}", "next_hiders": "nascosti: {seats}",
+        "delivered": "=> consegnata a {seat}", "short_spared": "eliminata", "short_delivered": "consegnata", "next_hiders": "nascosti: {seats}",
         "again": "{n} {card}, in gioco {of}", "replay": "si rigioca la mano",
         "turn_of": "Turno {turn}: {seat}", "shows_ticket": "{seat} ha il biglietto", "eliminated": "carta eliminata",
         "hid_ticket": "{seat} nascosto, biglietto", "gave_back": "+ ne restituisce una", "kept": "le tiene tutte",
@@ -65,7 +65,7 @@ TEXTS = {
         "eliminate_by": "{seat} eliminates one", "eliminate_of": "card played", "eliminate_keys": "keys 1-6",
         "polfer_q": "Pol.Fer.? ({phase})", "locked_n": "ready {n} of {of}", "missing": "waiting: {seats}",
         "counted": "Excuses counted: {n}", "accuse": "Accuses: {n}", "spared": "=> card eliminated",
-        "delivered": "=> delivered to {seat}", "next_hiders": "hid: {seats}",
+        "delivered": "=> delivered to {seat}", "short_spared": "eliminated", "short_delivered": "delivered", "next_hiders": "hid: {seats}",
         "again": "{n} {card}, {of} in play", "replay": "the round is replayed",
         "turn_of": "Turn {turn}: {seat}", "shows_ticket": "{seat} shows a ticket", "eliminated": "card eliminated",
         "hid_ticket": "{seat} hid, has ticket", "gave_back": "+ gives one back", "kept": "keeps them all",
@@ -189,7 +189,8 @@ def _help_pages(view, lang, record):
         lines = [say(lang, "counted", n=record["scusa"]), say(lang, "accuse", n=record["accusa"]), verdict]
         if record["hiders"]:
             lines.append(say(lang, "next_hiders", seats=seats(lang, record["hiders"])))
-        middle = f"{say(lang, 'code_scusa')}{record['scusa']} {say(lang, 'code_accusa')}{record['accusa']} {verdict}"
+        middle = (f"{say(lang, 'code_scusa')}{record['scusa']} {say(lang, 'code_accusa')}{record['accusa']} => "
+                  f"{say(lang, 'short_spared' if spared else 'short_delivered')}")
         found.append(((record["turn"], "help", len(record["again"])),
                       _reveal_pages(view, lang, record, record["cards"], lines, middle)))
     return found
@@ -214,9 +215,8 @@ def _turn_pages(view, lang, record):
     found = _help_pages(view, lang, record)
     title = say(lang, "turn_of", turn=record["turn"], seat=seat(lang, record["checked"]))
     if record["exchange"]:  # the turn is resolved
-        ring_line = ">".join(str(s + 1) for s in record["exchange"])
-        found.append(((record["turn"], "outcome"),
-                      paged(title, _outcome_lines(lang, record) + [say(lang, "exchange"), ring_line])))
+        ring_line = f'{say(lang, "exchange")} {">".join(str(s + 1) for s in record["exchange"])}'
+        found.append(((record["turn"], "outcome"), paged(title, _outcome_lines(lang, record) + [ring_line])))
     if record["eliminated"]:
         found.append(((record["turn"], "eliminated"),
                       paged(title, [say(lang, "removed", seat=seat(lang, view["controller"])),
