@@ -167,15 +167,18 @@ class Box:
 
     # -- the virtual box (mock mode) ------------------------------------------------------------------
     def pad_labels(self, seat):
-        """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys)."""
+        """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys), in
+        the box's language."""
         with self.table.lock:
             prompt = self.table.prompt(seat) if seat < self.table.seats else None
             if prompt is not None and prompt.pad is None:
                 return CURSOR_LABELS
-            if prompt is not None:
-                return [choice.label if choice else "" for choice in prompt.pad]
             game = self.table.game
-            return list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
+            if prompt is not None:
+                labels = [choice.label if choice else "" for choice in prompt.pad]
+            else:
+                labels = list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
+            return [text(self.lang, label, game) if label else "" for label in labels]
 
     def pin_of(self, seat=None, button=None, host=None):
         """The pin of a seat's button (1–8) or of a host button, by name."""

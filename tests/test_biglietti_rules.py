@@ -387,6 +387,7 @@ def test_seed_turn_12_the_polfer_wins_the_andata_with_4_travellers_unchecked_aga
     assert view["over"] and view["turn"] == 12 and view["result"]["winners"] == [MAMMOLO]
     assert view["winner"] == {"how": "polfer", "winners": [MAMMOLO], "without_cards": 4, "tickets": 2}
     assert view["polfer"] == MAMMOLO  # named because it wins
+    assert view["halves"] == [{"half": "andata", "round": "won"}]
 
 
 def test_r4_the_holder_is_left_out_of_the_count_and_three_is_not_enough_in_the_andata():

@@ -65,6 +65,17 @@ def test_the_layout_shows_only_the_pads_of_the_seats_in_play(client, box):
     assert client.get("/box/layout").get_json()["seats"] == 3
 
 
+def test_pad_labels_are_the_game_s_words_in_the_box_s_language(client, box):
+    box.table.new_game("biglietti", 5)
+    assert client.get("/box/layout").get_json()["labels"][1] == [
+        "Biglietto", "Scusa", "Accusa", "Imparziale", "Nasconditi", "Pol.Fer.", "No", "Sì"]
+    for line in ({"seat": 0, "choose": {"check": 1}}, {"seat": 1, "choose": {"ticket": False}},
+                 *[{"seat": s, "pick": "accusa"} for s in (2, 3, 4)]):
+        box.table.act(line)
+    assert client.get("/box/layout").get_json()["labels"][0] == ["0 punti", "1 punto", "2 punti", "3 punti",
+                                                                 "4 punti", "", "", ""]
+
+
 def test_a_host_press_drives_the_host_panel(client, box):
     body = client.post("/box/press", json={"host": "menu"}).get_json()
     assert body["status"] == "done"

@@ -241,8 +241,7 @@ def chapters(view, lang):
     for record in view["turns"]:
         found += _turn_pages(view, lang, record)
     for n, half in enumerate(view["halves"]):
-        won = view["over"] and view["winner"]["how"] == "polfer" and n == len(view["halves"]) - 1
-        if not won:  # a Pol.Fer. win is the result's page
+        if half["round"] != "won":  # a Pol.Fer. win is the result's page
             found.append((("half", n), _half_pages(view, lang, half)))
     if view["over"]:
         found.append((("result",), _result_pages(view, lang)))

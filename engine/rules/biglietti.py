@@ -255,12 +255,11 @@ def without_cards(state, holder):
 
 
 def _end_half(state, holder, how):
-    state = evolve(state, holder=holder, halves=state.halves + ({"half": state.phase, "round": how},))
-    if holder is not None:
-        empty = without_cards(state, holder)
-        if empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state):
-            return _over(state, {"how": "polfer", "winners": [holder], "without_cards": empty,
-                                 "tickets": tickets(state)})
+    empty = without_cards(state, holder)
+    wins = holder is not None and (empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state))
+    state = evolve(state, holder=holder, halves=state.halves + ({"half": state.phase, "round": "won" if wins else how},))
+    if wins:
+        return _over(state, {"how": "polfer", "winners": [holder], "without_cards": empty, "tickets": tickets(state)})
     if state.phase == ANDATA:  # the last hiders of the Andata still stand
         return evolve(state, phase=RITORNO, step=CHECK, turn=state.turn + 1, pile=_pile_size(state.seats))
     others = [t for t in travellers(state) if t != holder]

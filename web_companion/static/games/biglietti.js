@@ -27,9 +27,14 @@
     const round = shownRound(view);
     const cards = new Map(round ? round.cards : []);
     const n = view.seats;
-    const at = (s) => {
-      const angle = -Math.PI / 2 + (2 * Math.PI * s) / n;
-      return [170 + 128 * Math.cos(angle), 118 + 88 * Math.sin(angle)];
+    const angle = (s) => -Math.PI / 2 + (2 * Math.PI * s) / n;
+    const at = (s) => [190 + 104 * Math.cos(angle(s)), 140 + 92 * Math.sin(angle(s))];
+    // A seat's words go outside the oval, away from its neighbours' discs.
+    const labelAt = (s) => {
+      const [x, y] = at(s);
+      const [dx, dy] = [Math.cos(angle(s)), Math.sin(angle(s))];
+      if (Math.abs(dx) > 0.45) return [x + Math.sign(dx) * 21, y + 4, dx > 0 ? "start" : "end"];
+      return [x, dy < 0 ? y - 22 : y + 31, "middle"];
     };
     const links = [];
     if (round) {  // neighbours round the ring both in the chain (or the checked traveller and its first link)
@@ -43,6 +48,7 @@
     }
     const seats = Array.from({length: n}, (_, s) => {
       const [x, y] = at(s);
+      const [lx, ly, anchor] = labelAt(s);
       const classes = ["seat"];
       let note = t("held_n", {n: view.held[s]});
       if (s === view.controller) { classes.push("controller"); note = t("legend_controller"); }
@@ -54,7 +60,7 @@
       return svg("g", {class: classes.join(" "), "data-seat": s},
         svg("circle", {cx: x, cy: y, r: 17}),
         svg("text", {x, y: y + 5, class: "number", "text-anchor": "middle"}, String(s + 1)),
-        svg("text", {x, y: y + 31, class: "card", "text-anchor": "middle"}, card ? t(card) : note),
+        svg("text", {x: lx, y: ly, class: "card", "text-anchor": anchor}, card ? t(card) : note),
         s === view.controller ? svg("text", {x: x + 17, y: y - 12, class: "mark"}, "C") : null,
         round && round.counted.includes(s) ? svg("text", {x: x + 14, y: y - 12, class: "mark"}, "✓") : null);
     });
@@ -63,12 +69,14 @@
       const [x2, y2] = at(b);
       return svg("line", {x1, y1, x2, y2, class: "link"});
     });
-    const caption = round ? t("count", {s: round.scusa, a: round.accusa}) : "";
+    const caption = round ? [svg("text", {x: 190, y: 136, class: "caption", "text-anchor": "middle"},
+                                 t("count_s", {n: round.scusa})),
+                             svg("text", {x: 190, y: 154, class: "caption", "text-anchor": "middle"},
+                                 t("count_a", {n: round.accusa}))] : null;
     return el("section", {class: "panel"}, el("h2", {}, t("the_ring")),
       round ? el("p", {}, el("small", {}, t("last_round", {turn: round.turn}))) : null,
-      el("div", {class: "ring-box"}, svg("svg", {viewBox: "0 0 340 250", class: "ring", role: "img",
-        "aria-label": t("the_ring")}, lines, seats,
-        svg("text", {x: 170, y: 122, class: "caption", "text-anchor": "middle"}, caption))),
+      el("div", {class: "ring-box"}, svg("svg", {viewBox: "0 0 380 280", class: "ring", role: "img",
+        "aria-label": t("the_ring")}, lines, seats, caption)),
       el("ul", {class: "legend"},
          el("li", {}, el("span", {class: "key controller"}, "C"), t("legend_controller")),
          el("li", {}, el("span", {class: "key checked"}, ""), t("legend_checked")),
