@@ -36,7 +36,15 @@ assert all(set(TEXTS[lang]) == set(TEXTS["it"]) for lang in LANGUAGES)
 
 
 def text(language, key, game=None, **values):
-    """The words for `key`: the game's own first (when `game` is given), then the shared ones; an unknown
-    key is shown as it is rather than crash the display."""
+    """The words for `key`: the game's own first (when `game` is given), then the shared ones. A key of several
+    space-separated words (a choice's label: "place guaritore v:3") is worded word by word; an unknown word is
+    shown as it is rather than crash the display."""
     words = presentation(game).TEXTS[language] if game else {}
-    return words.get(key, TEXTS[language].get(key, key)).format(**values)
+
+    def word(part):
+        return words.get(part, TEXTS[language].get(part))
+
+    found = word(key)
+    if found is None:
+        found = " ".join(word(part) or part for part in key.split(" "))
+    return found.format(**values)

@@ -182,6 +182,8 @@ def secret_fork(sides, rng):
 @pytest.mark.parametrize("seed", range(4))
 def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
                                                                                monkeypatch):
+    if getattr(rules, "OPEN_INFORMATION", False):
+        pytest.skip("an open-information game has no secret to keep")
     if hasattr(rules, "secret_draw"):
         pytest.skip("this game's secrets are chance draws: the next test forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
@@ -259,7 +261,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     """A game that deals a seat something secret by chance (`secret_draw(state)` names who may see it): two
     tables that drew two different outcomes serve every other viewer the same bytes until it is revealed."""
     if not hasattr(rules, "secret_draw"):
-        pytest.skip("this game's secrets are picks: the test above forks on one")
+        pytest.skip("this game's secrets are picks, or it has none: the test above forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
     monkeypatch.setattr(table_module, "draw", forking_draw)
     rng = random.Random(seed)

@@ -1,8 +1,8 @@
 """The games Arbitro referees, by their log name."""
-from . import biglietti, leader1, lifeboats, ponte
+from . import biglietti, leader1, lifeboats, ponte, shangrila
 from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 
-GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1, biglietti)}
+GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1, biglietti, shangrila)}
 
 
 def game_module(name):

@@ -17,6 +17,8 @@ A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__
 - ``view(state, viewer) -> dict``: what ``viewer`` (a seat, ``PUBLIC`` or ``HOST``) may see. Every public view
   has ``game``, ``over`` and ``result`` (``None`` until over, then winners, losers and draw).
 - ``result(state)``: ``None`` until over.
+- ``OPEN_INFORMATION = True`` (optional): the game has no secret at all (every prompt is open, every view the
+  same); the contract's secrecy tests skip it.
 - ``public_lines(record) -> [line]`` (optional): the lines of a log exported during a game, holding only what
   every player may already know. Without it, ``picks.public_lines`` applies: only revealed picks are kept.
 

@@ -1,6 +1,7 @@
 // The phone page: table, seat and host tabs, all drawn from views the box sends (Server-Sent Events, with
 // long-polling as the fallback). Any game's prompt is drawn here; a game adds its own panels in
-// static/games/<name>.js by registering ARBITRO.games[name] = {table(view), seat(view, seat), choiceDetail}.
+// static/games/<name>.js by registering ARBITRO.games[name] = {table(view), seat(view, seat), choiceDetail}
+// (and promptPanel(view, prompt, send) to draw its prompts its own way).
 // No outside assets.
 "use strict";
 const ARBITRO = (() => {
@@ -48,11 +49,18 @@ const ARBITRO = (() => {
   const attempt = (promise) => promise.catch((e) => showError(e.message));
 
   // -- live views ---------------------------------------------------------------------------------------
+  // Draws the last view again: a game's panel calls it when a tap changes only what is selected on the page.
+  let redrawLast = () => {};
+
   function connect(view, onView) {
     const query = view === "seat" ? "view=seat" : "";
     let version = null;
     let failures = 0;
-    const accept = (shown) => { version = shown.version; onView(shown); };
+    const accept = (shown) => {
+      version = shown.version;
+      redrawLast = () => onView(shown);
+      onView(shown);
+    };
     const live = (on) => {
       const badge = document.getElementById("live");
       badge.textContent = on ? "● " + t("live") : t("offline");
@@ -134,6 +142,9 @@ const ARBITRO = (() => {
       choices);
   }
 
+  // A game may draw its prompt its own way (a map to tap); `send` and the refusal line are the same.
+  const panelFor = (view) => (games[view.game] || {}).promptPanel || promptPanel;
+
   // -- tabs -----------------------------------------------------------------------------------------------
   function tableTab() {
     connect("public", (view) => {
@@ -162,7 +173,7 @@ const ARBITRO = (() => {
       return el("section", {class: "panel over"}, el("p", {}, t("game_over")),
                 el("a", {class: "big button", href: "/"}, t("see_table")));
     }
-    return view.prompt ? promptPanel(view, view.prompt, (action) => post(`/api/seats/${seat}/act`, {action}))
+    return view.prompt ? panelFor(view)(view, view.prompt, (action) => post(`/api/seats/${seat}/act`, {action}))
                        : el("p", {class: "panel wait"}, t("not_your_turn"));
   }
 
@@ -294,7 +305,7 @@ const ARBITRO = (() => {
       const seats = view.game ? (await (await fetch("/api/host/seats", {cache: "no-store"})).json()).seats : [];
       unattended.replaceChildren(...seats.filter((seat) => seat.prompt).map((seat) =>
         el("section", {class: "panel"}, el("h2", {}, meeple(seat.viewer), t("for_seat", {n: seat.viewer + 1})),
-           promptPanel(seat, seat.prompt, (action) => post(`/api/host/seats/${seat.viewer}/act`, {action})))));
+           panelFor(seat)(seat, seat.prompt, (action) => post(`/api/host/seats/${seat.viewer}/act`, {action})))));
     });
   }
 
@@ -302,5 +313,7 @@ const ARBITRO = (() => {
     ({table: tableTab, seat: seatTab, host: hostTab})[TAB]();
   }
 
-  return {games, el, t, tg, meeple, seatName, start, words: (game) => T.games[game] || {}};
+  return {games, el, t, tg, meeple, seatName, attempt, start, words: (game) => T.games[game] || {},
+          redraw: () => redrawLast(),
+          colour: (seat) => COLOURS[seat % COLOURS.length]};
 })();

@@ -1,0 +1,412 @@
+"""I ponti di Shangri-La — rules as in ../shared/rules/shangrila.md (rulings R-1 … R-4).
+
+A board tracker: open information, no chance. The box keeps the 13 villages (7 master spaces each, a student on
+a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
+and scores the end. Seats play clockwise (seat + 1) from the start seat.
+"""
+from typing import NamedTuple
+
+from .options import SEAT, Option, resolve
+from .protocol import CHOOSE, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats, check_viewer, evolve, is_seat
+
+NAME = "shangrila"
+TITLE = "I ponti di Shangri-La"
+SEATS = (3, 4)
+OPEN_INFORMATION = True  # no secret: every viewer sees the same board
+
+KINDS = ("guaritore", "allevatore_di_draghi", "custode_del_fuoco", "sacerdote", "portatore_di_pioggia",
+         "astrologo", "sussurratore_di_yeti")  # also the order travellers are resolved in (R-2)
+VILLAGES = range(13)
+BRIDGES = ((0, 1), (0, 3), (0, 4), (0, 6), (1, 2), (1, 5), (2, 5), (2, 9), (3, 4), (3, 6), (3, 10), (4, 5), (4, 7),
+           (5, 8), (6, 10), (7, 8), (7, 10), (7, 11), (8, 9), (8, 12), (9, 12), (10, 11), (11, 12))
+RED_VILLAGE = 2  # out of play with 3 players
+TILES = 6  # per kind and player
+LIMITS = {4: (2, 3), 3: (1, 2)}  # setup only: (tiles of one colour, tiles in all) per village
+SETUP, PLAY, OVER = "setup", "play", "over"
+EMPTY = (None, None)  # a space: (master's seat, student's seat)
+
+OPTIONS = (Option("start", SEAT, 0),)
+
+
+class State(NamedTuple):
+    seats: int
+    options: dict
+    phase: str
+    to_act: int | None
+    spaces: tuple  # per village, per kind: (master, student)
+    stones: tuple  # per village
+    bridges: tuple  # intact, (a, b) with a < b, sorted
+    supply: tuple  # per seat, per kind
+    setup_left: tuple  # per seat: kinds still to place in the setup
+    placed: int  # setup turns taken (placements and passes)
+    end_rule: str | None
+    history: tuple  # public events, never changed once made
+
+
+def setup(seats, options=None):
+    check_seats(seats, *SEATS)
+    opts = resolve(OPTIONS, seats, options or {})
+    three = seats == 3
+    state = State(seats=seats, options=opts, phase=SETUP, to_act=opts["start"],
+                  spaces=((EMPTY,) * len(KINDS),) * len(VILLAGES),
+                  stones=tuple(three and v == RED_VILLAGE for v in VILLAGES),
+                  bridges=tuple(b for b in BRIDGES if not (three and RED_VILLAGE in b)),
+                  supply=((TILES,) * len(KINDS),) * seats, setup_left=(KINDS,) * seats, placed=0, end_rule=None,
+                  history=())
+    return _begin(state)
+
+
+# -- the board ---------------------------------------------------------------------------------------------
+def village_tiles(state, v):
+    return sum((m is not None) + (s is not None) for m, s in state.spaces[v])
+
+
+def village_masters(state, v):
+    return sum(m is not None for m, _ in state.spaces[v])
+
+
+def neighbours(state, v):
+    return [b if a == v else a for a, b in state.bridges if v in (a, b)]
+
+
+def scores(state):
+    counted = [0] * state.seats
+    for village in state.spaces:
+        for m, _ in village:
+            if m is not None:
+                counted[m] += 1
+    return counted
+
+
+def present(state, seat):
+    """Villages where `seat` has a master (a student always sits on its own colour's master)."""
+    return sum(any(m == seat for m, _ in village) for village in state.spaces)
+
+
+def _set(state, v, k, space):
+    village = list(state.spaces[v])
+    village[k] = space
+    spaces = list(state.spaces)
+    spaces[v] = tuple(village)
+    return evolve(state, spaces=tuple(spaces))
+
+
+def _supply(state, seat, kind, delta):
+    supply = [list(s) for s in state.supply]
+    supply[seat][kind] += delta
+    return evolve(state, supply=tuple(map(tuple, supply)))
+
+
+def _event(state, **event):
+    return evolve(state, history=state.history + (event,))
+
+
+def _kind(value):
+    if value not in KINDS:
+        raise Rejected(f"unknown kind {value!r}: one of {', '.join(KINDS)}")
+    return KINDS.index(value)
+
+
+def _village(value):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in VILLAGES:
+        raise Rejected(f"no village {value!r}: villages are 0 to 12 in a log (1 to 13 on the map)")
+    return value
+
+
+# -- legality ----------------------------------------------------------------------------------------------
+def _setup_places(state, seat):
+    colour, total = LIMITS[state.seats]
+    found = []
+    for v in VILLAGES:
+        if state.stones[v] or village_tiles(state, v) >= total:
+            continue
+        if sum(m == seat for m, _ in state.spaces[v]) >= colour:
+            continue
+        found += [(KINDS[k], v) for k in range(len(KINDS))
+                  if KINDS[k] in state.setup_left[seat] and state.spaces[v][k] == EMPTY]
+    return found
+
+
+def _places(state, seat):
+    return [(KINDS[k], v) for v in VILLAGES if not state.stones[v] and any(m == seat for m, _ in state.spaces[v])
+            for k in range(len(KINDS)) if state.spaces[v][k] == EMPTY and state.supply[seat][k]]
+
+
+def _masters_to_teach(state, seat):
+    return [(KINDS[k], v) for v in VILLAGES if not state.stones[v] for k in range(len(KINDS))
+            if state.spaces[v][k] == (seat, None) and state.supply[seat][k]]
+
+
+def _recruits(state, seat):
+    eligible = _masters_to_teach(state, seat)
+    pairs = [[a, b] for i, a in enumerate(eligible) for b in eligible[i + 1:]
+             if a[0] != b[0] or state.supply[seat][KINDS.index(a[0])] >= 2]
+    return [[a] for a in eligible] + pairs
+
+
+def _journeys(state, seat):
+    return [(v, w) for v in VILLAGES if not state.stones[v] and any(s == seat for _, s in state.spaces[v])
+            for w in sorted(neighbours(state, v))]
+
+
+def _actions(state, seat):
+    if state.phase == SETUP:
+        return [{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _setup_places(state, seat)]
+    return ([{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _places(state, seat)]
+            + [{"seat": seat, "choose": {"recruit": [list(r) for r in rs]}} for rs in _recruits(state, seat)]
+            + [{"seat": seat, "choose": {"journey": [v, w]}} for v, w in _journeys(state, seat)])
+
+
+# -- the turn ------------------------------------------------------------------------------------------------
+def _begin(state):
+    """Whose turn: the setup's rounds from the start seat, then play from the start seat clockwise; the game
+    ends when no player has an action (R-4)."""
+    if state.phase == SETUP and state.placed == state.seats * len(KINDS):
+        state = evolve(state, phase=PLAY, to_act=state.options["start"])
+    if state.phase == PLAY and not any(_actions(state, s) for s in range(state.seats)):
+        return _over(state, "R-4")
+    return state
+
+
+def _next(state):
+    state = evolve(state, to_act=(state.to_act + 1) % state.seats)
+    if state.phase == SETUP:
+        state = evolve(state, placed=state.placed + 1)
+    return _begin(state)
+
+
+def _over(state, rule):
+    return evolve(state, phase=OVER, to_act=None, end_rule=rule)
+
+
+def _place(state, seat, kind, v):
+    k = KINDS.index(kind)
+    state = _supply(_set(state, v, k, (seat, None)), seat, k, -1)
+    if state.phase == SETUP:
+        left = list(state.setup_left)
+        left[seat] = tuple(x for x in left[seat] if x != kind)
+        state = evolve(state, setup_left=tuple(left))
+    return _next(_event(state, type="place", seat=seat, kind=kind, village=v, setup=state.phase == SETUP))
+
+
+def _recruit(state, seat, students):
+    for kind, v in students:
+        k = KINDS.index(kind)
+        state = _supply(_set(state, v, k, (seat, seat)), seat, k, -1)
+    return _next(_event(state, type="recruit", seat=seat, students=[list(s) for s in students]))
+
+
+def journey(state, a, b):
+    """The journey of every student in village `a` across the bridge to `b`: the strengths (counted once,
+    before anyone moves), each traveller's fate in the order of KINDS (R-2), and the state after it, Stones
+    included. The preview and the move itself are this one function."""
+    src, dst = (village_tiles(state, a), village_masters(state, a)), (village_tiles(state, b), village_masters(state, b))
+    stronger = src > dst  # a tie on tiles goes to more masters, then to the destination
+    fates = []
+    for k, kind in enumerate(KINDS):
+        traveller = state.spaces[a][k][1]
+        if traveller is None:
+            continue
+        state = _set(state, a, k, (state.spaces[a][k][0], None))
+        master, student = state.spaces[b][k]
+        sent = []
+        if master is None:
+            fate = "master"
+            state = _set(state, b, k, (traveller, None))
+        elif not stronger:
+            fate = "home"
+        elif master == traveller:
+            fate = "student" if student is None else "home"  # R-1: a master with a student sends it home
+            if student is None:
+                state = _set(state, b, k, (master, traveller))
+        else:
+            fate, sent = "master", [s for s in (master, student) if s is not None]
+            for owner in sent:
+                state = _supply(state, owner, k, 1)
+            state = _set(state, b, k, (traveller, None))
+        if fate == "home":
+            state = _supply(state, traveller, k, 1)
+        fates.append({"seat": traveller, "kind": kind, "fate": fate, "sent_home": sent})
+    state = evolve(state, bridges=tuple(x for x in state.bridges if x != (min(a, b), max(a, b))))
+    isolated = [v for v in (a, b) if not neighbours(state, v)]
+    stones = list(state.stones)
+    for v in isolated:
+        stones[v] = True
+    state = evolve(state, stones=tuple(stones))
+    return state, {"from": a, "to": b, "strength": [src[0], dst[0]], "masters": [src[1], dst[1]],
+                   "stronger": "from" if stronger else "to", "travellers": fates, "stones": isolated}
+
+
+def _journey(state, seat, a, b):
+    state, outcome = journey(state, a, b)
+    state = _event(state, type="journey", seat=seat, **outcome)
+    if sum(not s for s in state.stones) <= 2:  # R-3: only two villages left without a Stone
+        return _over(state, "R-3")
+    return _next(state)
+
+
+# -- the contract ---------------------------------------------------------------------------------------
+def current_actors(state):
+    return TERMINAL if state.phase == OVER else (state.to_act,)
+
+
+def chance_outcomes(state):
+    return []  # no dice, no cards: the board is open
+
+
+def legal_actions(state, actor):
+    if state.phase == OVER or actor != state.to_act:
+        return []
+    return _actions(state, actor) or [{"seat": actor, "choose": {"pass": True}}]
+
+
+def prompt(state, seat):
+    """One open choice in two steps on a pad: the village, then what to do there (place a master, recruit one or
+    two students — the first in this village —, a journey across one of its bridges)."""
+    actions = legal_actions(state, seat)
+    if not actions:
+        return None
+    return Prompt(CHOOSE, "choose_" + state.phase, tuple(map(_choice, actions)))
+
+
+def _choice(action):
+    """Labels made of the game's words (see device/games/shangrila.py), a word per token."""
+    choose = action["choose"]
+    if "pass" in choose:
+        return Choice("pass", action)
+    if "place" in choose:
+        return Choice(f"place {choose['place']}", action, f"v:{choose['village']}")
+    if "journey" in choose:
+        a, b = choose["journey"]
+        return Choice(f"journey v:{b}", action, f"v:{a}")
+    (kind, v), *more = choose["recruit"]
+    second = [f"+ {k} v:{w}" for k, w in more]
+    return Choice(" ".join([f"recruit {kind}", *second]), action, f"v:{v}")
+
+
+ACTION_KEYS = ({"place", "village"}, {"recruit"}, {"journey"}, {"pass"})
+
+
+def apply(state, action):
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    if set(action) != {"seat", "choose"}:
+        extra = sorted(set(action) - {"seat", "choose"})
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else "a Shangri-La line is {\"seat\", \"choose\"}")
+    seat, choose = action["seat"], action["choose"]
+    if state.phase == OVER:
+        raise Rejected("the game is over")
+    if not is_seat(seat, state.seats):
+        raise Rejected(f"no player {seat + 1 if type(seat) is int else repr(seat)} at this table")
+    if seat != state.to_act:
+        raise Rejected(f"it is player {state.to_act + 1}'s turn")
+    if not isinstance(choose, dict) or set(choose) not in ACTION_KEYS:
+        raise Rejected('an action is {"place", "village"}, {"recruit"}, {"journey"} or {"pass"}')
+    if "pass" in choose:
+        if choose["pass"] is not True or _actions(state, seat):
+            raise Rejected(f"player {seat + 1} has an action to take and may not pass")
+        return _next(_event(state, type="pass", seat=seat, setup=state.phase == SETUP))
+    if state.phase == SETUP and set(choose) != {"place", "village"}:
+        raise Rejected("during the setup each player places masters, one at a time")
+    if "place" in choose:
+        return _apply_place(state, seat, choose["place"], choose["village"])
+    if "recruit" in choose:
+        return _recruit(state, seat, _checked_recruits(state, seat, choose["recruit"]))
+    return _checked_journey(state, seat, choose["journey"])
+
+
+def _open(state, v):
+    if state.stones[v]:
+        raise Rejected(f"village {v + 1} has a Stone of the Sages: no action may involve it")
+
+
+def _apply_place(state, seat, kind, v):
+    k, v = _kind(kind), _village(v)
+    _open(state, v)
+    if state.spaces[v][k] != EMPTY:
+        raise Rejected(f"the {kind} space of village {v + 1} is taken")
+    if state.phase == SETUP:
+        colour, total = LIMITS[state.seats]
+        if kind not in state.setup_left[seat]:
+            raise Rejected(f"player {seat + 1} has already placed its {kind} in the setup")
+        if village_tiles(state, v) >= total:
+            raise Rejected(f"village {v + 1} already holds {total} tiles, the setup's most with {state.seats} players")
+        if sum(m == seat for m, _ in state.spaces[v]) >= colour:
+            raise Rejected(f"player {seat + 1} already has {colour} tile{'s' * (colour > 1)} in village {v + 1}, "
+                           f"the setup's most with {state.seats} players")
+    else:
+        if not any(m == seat for m, _ in state.spaces[v]):
+            raise Rejected(f"player {seat + 1} has no master in village {v + 1}: a master is placed where it "
+                           f"already has one")
+        if not state.supply[seat][k]:
+            raise Rejected(f"player {seat + 1} has no {kind} left in its supply")
+    return _place(state, seat, kind, v)
+
+
+def _checked_recruits(state, seat, students):
+    if not isinstance(students, list) or not 1 <= len(students) <= 2 or not all(
+            isinstance(s, list) and len(s) == 2 for s in students):
+        raise Rejected('recruit one or two students: [[KIND, VILLAGE]] or [[KIND, VILLAGE], [KIND, VILLAGE]]')
+    checked = []
+    for kind, v in students:
+        k, v = _kind(kind), _village(v)
+        _open(state, v)
+        master, student = state.spaces[v][k]
+        if master != seat:
+            raise Rejected(f"player {seat + 1} has no {kind} master in village {v + 1}")
+        if student is not None:
+            raise Rejected(f"the {kind} master of player {seat + 1} in village {v + 1} already has a student")
+        if (kind, v) in checked:
+            raise Rejected("a master takes one student at most: two recruits on the same master")
+        checked.append((kind, v))
+        if state.supply[seat][k] < sum(c[0] == kind for c in checked):
+            raise Rejected(f"player {seat + 1} has not enough {kind} left in its supply")
+    return checked
+
+
+def _checked_journey(state, seat, ends):
+    if not isinstance(ends, list) or len(ends) != 2:
+        raise Rejected("a journey is [FROM, TO]: two villages joined by a bridge")
+    a, b = map(_village, ends)
+    _open(state, a)
+    _open(state, b)
+    if not any(s == seat for _, s in state.spaces[a]):
+        raise Rejected(f"player {seat + 1} has no student in village {a + 1}")
+    if (min(a, b), max(a, b)) not in state.bridges:
+        gone = (min(a, b), max(a, b)) in BRIDGES
+        raise Rejected(f"the bridge from village {a + 1} to village {b + 1} "
+                       + ("is gone" if gone else "does not exist"))
+    return _journey(state, seat, a, b)
+
+
+def result(state):
+    """Most masters on the board; a tie goes to the tied player present in more villages; still tied, they
+    share the win (a draw when everyone does)."""
+    if state.phase != OVER:
+        return None
+    counted = scores(state)
+    top = [s for s in range(state.seats) if counted[s] == max(counted)]
+    most = max(present(state, s) for s in top)
+    winners = [s for s in top if present(state, s) == most]
+    return {"winners": winners, "losers": [s for s in range(state.seats) if s not in winners],
+            "draw": len(winners) == state.seats}
+
+
+def view(state, viewer=PUBLIC):
+    """Everything is open: every viewer sees the same board."""
+    check_viewer(viewer, state.seats)
+    journeys = [] if state.phase != PLAY else [
+        dict(journey(state, a, b)[1]) for a, b in _journeys(state, state.to_act)]
+    return {
+        "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
+        "result": result(state), "phase": state.phase, "to_act": state.to_act, "start": state.options["start"],
+        "villages": [{"stone": state.stones[v],
+                      "masters": {KINDS[k]: m for k, (m, _) in enumerate(state.spaces[v]) if m is not None},
+                      "students": {KINDS[k]: s for k, (_, s) in enumerate(state.spaces[v]) if s is not None}}
+                     for v in VILLAGES],
+        "bridges": [list(b) for b in state.bridges],
+        "supply": [dict(zip(KINDS, s)) for s in state.supply], "scores": scores(state),
+        "present": [present(state, s) for s in range(state.seats)],
+        "setup_left": [list(k) for k in state.setup_left], "end_rule": state.end_rule,
+        "villages_left": sum(not s for s in state.stones), "previews": journeys, "history": list(state.history),
+    }
