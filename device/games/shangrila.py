@@ -23,8 +23,8 @@ TEXTS["it"].update({
     "setup_title": "Preparazione: {seat}", "setup_round": "giro {n} di 7", "turn_title": "Tocca a {seat}",
     "last_place": "{seat} piazza {kind} {v}", "last_recruit": "{seat} recluta {what}", "last_pass": "{seat} passa",
     "last_journey": "{seat} viaggio {a}>{b}", "stones_left": "Pietre {n}, villaggi {left}",
-    "journey_title": "Viaggio {a}>{b}", "strength": "forza {s}:{d} {who}", "source_wins": "vince partenza",
-    "dest_wins": "vince arrivo", "by_masters": "(maestri {s}:{d})", "f_master": "maestro", "f_student": "studente",
+    "journey_title": "Viaggio {a}>{b}", "strength": "{s}:{d} vince {who}", "source_wins": "partenza",
+    "dest_wins": "arrivo", "by_masters": "(maestri {s}:{d})", "f_master": "maestro", "f_student": "studente",
     "f_home": "torna", "sent_home": "{seats} a casa", "stone": "Pietra su {v}", "no_travellers": "nessuno",
     "end_r3": "restano 2 villaggi", "end_r4": "nessuno puo' agire", "points": "Maestri",
 })
@@ -34,8 +34,8 @@ TEXTS["en"].update({
     "setup_title": "Setup: {seat}", "setup_round": "round {n} of 7", "turn_title": "{seat} to play",
     "last_place": "{seat} places {kind} {v}", "last_recruit": "{seat} recruits {what}", "last_pass": "{seat} passes",
     "last_journey": "{seat} journey {a}>{b}", "stones_left": "Stones {n}, villages {left}",
-    "journey_title": "Journey {a}>{b}", "strength": "strength {s}:{d} {who}", "source_wins": "from wins",
-    "dest_wins": "to wins", "by_masters": "(masters {s}:{d})", "f_master": "master", "f_student": "student",
+    "journey_title": "Journey {a}>{b}", "strength": "{s}:{d} {who} wins", "source_wins": "start",
+    "dest_wins": "destination", "by_masters": "(masters {s}:{d})", "f_master": "master", "f_student": "student",
     "f_home": "home", "sent_home": "{seats} home", "stone": "Stone on {v}", "no_travellers": "nobody",
     "end_r3": "2 villages left", "end_r4": "nobody can act", "points": "Masters",
 })
@@ -62,7 +62,9 @@ def last_action(view, lang, event):
 
 
 def _score_line(view, lang):
-    return " ".join(f"{seat(lang, s)}:{n}" for s, n in enumerate(view["scores"]))
+    """Masters on the board in seat order, on one line: "G1-G4: 12 9 10 12"."""
+    last = len(view["scores"]) - 1
+    return f"{seat(lang, 0)}-{seat(lang, last)}: " + " ".join(map(str, view["scores"]))
 
 
 def live(view, lang):
@@ -86,7 +88,7 @@ def journey_pages(view, lang, event):
     for t in event["travellers"]:
         line = f"{seat(lang, t['seat'])} {say(lang, 'code_' + t['kind'])} {say(lang, 'f_' + t['fate'])}"
         if t["sent_home"]:
-            line += " " + say(lang, "sent_home", seats=seats(lang, t["sent_home"]))
+            line += " " + say(lang, "sent_home", seats=seats(lang, sorted(set(t["sent_home"]))))
         lines.append(line)
     lines += [say(lang, "stone", v=village(lang, v)) for v in event["stones"]]
     return paged(say(lang, "journey_title", a=village(lang, event["from"]), b=village(lang, event["to"])), lines)

@@ -7,7 +7,18 @@ and scores the end. Seats play clockwise (seat + 1) from the start seat.
 from typing import NamedTuple
 
 from .options import SEAT, Option, resolve
-from .protocol import CHOOSE, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats, check_viewer, evolve, is_seat
+from .protocol import (
+    CHOOSE,
+    PUBLIC,
+    TERMINAL,
+    Choice,
+    Prompt,
+    Rejected,
+    check_seats,
+    check_viewer,
+    evolve,
+    is_seat,
+)
 
 NAME = "shangrila"
 TITLE = "I ponti di Shangri-La"

@@ -26,7 +26,8 @@ WORDS = {
         "tap_village": "Tocca un villaggio sulla mappa.", "place_here": "piazza qui", "recruit_here": "recluta",
         "chosen": "scelto", "journeys_from": "Viaggi da {v}", "journey_to": "Viaggio verso {v}",
         "no_bridges": "Nessun ponte", "preview": "Anteprima: da {a} a {b}", "confirm_journey": "Conferma il viaggio",
-        "your_supply": "La tua scorta",
+        "your_supply": "La tua scorta", "end_r3": "Fine: restano due villaggi senza Pietra",
+        "end_r4": "Fine: nessuno può più agire",
     },
     "en": {
         "choose_setup": "Setup: place a master", "choose_play": "Your turn: one action",
@@ -51,7 +52,8 @@ WORDS = {
         "tap_village": "Tap a village on the map.", "place_here": "place here", "recruit_here": "recruit",
         "chosen": "chosen", "journeys_from": "Journeys from {v}", "journey_to": "Journey to {v}",
         "no_bridges": "No bridge", "preview": "Preview: from {a} to {b}", "confirm_journey": "Confirm the journey",
-        "your_supply": "Your supply",
+        "your_supply": "Your supply", "end_r3": "Over: two villages are left without a Stone",
+        "end_r4": "Over: nobody can act any more",
     },
 }
 assert set(WORDS["it"]) == set(WORDS["en"])

@@ -79,8 +79,8 @@
 
   function status(view) {
     const stones = view.villages.filter((v) => v.stone).length;
-    const who = view.to_act === null ? "" : t(view.phase === "setup" ? "setup_turn" : "turn_of",
-                                              {seat: seatName(view.to_act)});
+    const who = view.to_act === null ? t(view.end_rule === "R-3" ? "end_r3" : "end_r4")
+      : t(view.phase === "setup" ? "setup_turn" : "turn_of", {seat: seatName(view.to_act)});
     return el("section", {class: "panel"}, el("p", {class: "status"}, who),
       el("p", {}, t("stones", {n: stones, left: view.villages_left, bridges: view.bridges.length})));
   }
@@ -109,7 +109,7 @@
       el("li", {}, t("strengths", {s, d, ms: e.masters[0], md: e.masters[1]}), " → ",
          el("b", {}, t(e.stronger === "from" ? "from_stronger" : "to_stronger"))),
       e.travellers.map((tr) => el("li", {}, meeple(tr.seat), `${t(tr.kind)}: `, el("b", {}, t("fate_" + tr.fate)),
-        tr.sent_home.length ? ` · ${t("sends_home", {seats: tr.sent_home.map(seatName).join(", ")})}` : "")),
+        tr.sent_home.length ? ` · ${t("sends_home", {seats: [...new Set(tr.sent_home)].map(seatName).join(", ")})}` : "")),
       e.stones.map((v) => el("li", {class: "stone-line"}, t("stone_on", {v: vName(v)}))));
   }
 
@@ -129,9 +129,9 @@
       el("ul", {class: "spaces"}, KINDS.map((kind) => el("li", {}, row(kind, village)))));
   }
 
-  const occupant = (kind, village) => [
+  const occupant = (kind, village) => el("span", {class: "who"},
     village.masters[kind] === undefined ? el("small", {}, t("free")) : [meeple(village.masters[kind]), t("master")],
-    village.students[kind] === undefined ? null : [" + ", meeple(village.students[kind]), t("student")]];
+    village.students[kind] === undefined ? null : [" + ", meeple(village.students[kind]), t("student")]);
 
   // The map to look at: a tap shows a village's spaces.
   function board(view) {
@@ -147,7 +147,7 @@
   // The prompt as the map: tap a village, then a space or a bridge.
   function promptPanel(view, prompt, send) {
     const key = JSON.stringify(prompt);
-    if (ui.promptKey !== key) Object.assign(ui, {recruits: [], journey: null, promptKey: key});
+    if (ui.promptKey !== key) Object.assign(ui, {selected: null, recruits: [], journey: null, promptKey: key});
     const me = view.to_act;
     const offered = (action) => prompt.choices.some((c) => same(c.action, action));
     const act = (choose) => attempt(send({seat: me, choose}));

@@ -1,0 +1,131 @@
+"""A whole game of I ponti di Shangri-La entered on three phones in mock mode: every placement, recruit and
+journey is tapped on the map (a village, then a space or a bridge; a journey is previewed, then confirmed). A
+local copy of the rules follows along and chooses each move (journeys first, so the game ends soon); after
+every action the box's public view must equal it. The map, the journey preview and the end are saved in
+tests/screenshots/ in both languages."""
+import json
+import random
+import time
+import urllib.request
+
+import pytest
+
+from engine.record import GameRecord, header
+from engine.rules import shangrila as G
+from tests.browser import Server, screenshot
+from tests.test_browser_phones import PHONE, press
+
+LOCALES = ("it-IT", "en-GB", "it-IT")
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data")
+    yield running
+    running.stop()
+
+
+def get(server, path):
+    return json.load(urllib.request.urlopen(server.url + path))
+
+
+def pick(state, rng):
+    """The next move: a journey when there is one, else two students, else a placement (or the pass)."""
+    actions = G.legal_actions(state, state.to_act)
+    for kind in ("journey", "recruit", "place", "pass"):
+        found = [a for a in actions if kind in a["choose"]]
+        if kind == "recruit":
+            found = [a for a in found if len(a["choose"]["recruit"]) == 2] or found
+        if found:
+            return rng.choice(found)
+
+
+class Phones:
+    def __init__(self, server, pages):
+        self.server, self.pages = server, pages
+        self.record = GameRecord(header("shangrila", 3))
+        self.looked = set()
+
+    def act(self, action):
+        page = self.pages[action["seat"]]
+        version = get(self.server, "/api/table")["version"]
+        page.wait_for_selector(".prompt")
+        choose = action["choose"]
+        if "pass" in choose:
+            page.click(".prompt button.choice")
+        elif "place" in choose:
+            self.village(page, choose["village"])
+            page.click(f'.prompt .space-button[data-kind="{choose["place"]}"]')
+        elif "recruit" in choose:
+            for kind, village in choose["recruit"]:
+                self.village(page, village)
+                page.click(f'.prompt .space-button[data-kind="{kind}"]')
+            page.click(".prompt .recruits .primary")
+        else:
+            a, b = choose["journey"]
+            self.village(page, a)
+            page.click(f'.prompt .bridges button[data-to="{b}"]')
+            page.wait_for_selector(".prompt .preview")
+            lang = "it" if action["seat"] != 1 else "en"
+            if f"preview-{lang}" not in self.looked:
+                self.looked.add(f"preview-{lang}")
+                screenshot(page, f"shangrila-phone-preview-{lang}")
+            page.click(".prompt .preview .primary")
+        deadline = time.monotonic() + 10
+        while get(self.server, "/api/table")["version"] == version:
+            assert time.monotonic() < deadline, f"{action} changed nothing"
+            time.sleep(0.03)
+        self.record.apply(action)
+        shown = get(self.server, "/api/table")
+        del shown["version"]
+        assert shown == json.loads(json.dumps(G.view(self.record.state, "public")))
+
+    @staticmethod
+    def village(page, v):
+        page.click(f'.prompt svg [data-village="{v}"]')
+        page.wait_for_selector(f'.prompt svg .village.selected[data-village="{v}"]')
+
+
+def test_a_whole_game_tapped_on_the_map(server, browser):
+    request = urllib.request.Request(server.url + "/api/host/game", method="POST",
+                                     data=json.dumps({"game": "shangrila", "seats": 3, "options": {}}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    pages = []
+    for seat, locale in enumerate(LOCALES):
+        page = browser.new_context(locale=locale, **PHONE).new_page()
+        page.goto(server.url + "/seat")
+        page.click(f"button.big >> nth={seat}")
+        page.wait_for_selector(".claim")
+        assert press(server, {"seat": seat, "button": 1})["status"] == "claimed"
+        page.wait_for_selector(".status .meeple")
+        pages.append(page)
+    phones = Phones(server, pages)
+    # a refusal comes back with its reason, and nothing changes: a second master in the setup's full village
+    pages[0].wait_for_selector(".prompt")
+    phones.act({"seat": 0, "choose": {"place": G.KINDS[0], "village": 0}})
+    phones.act({"seat": 1, "choose": {"place": G.KINDS[1], "village": 0}})
+    version = get(server, "/api/table")["version"]
+    Phones.village(pages[2], 0)
+    pages[2].click(f'.prompt .space-button[data-kind="{G.KINDS[2]}"]')
+    pages[2].wait_for_selector("#error:not([hidden])")
+    assert "village 1 already holds 2 tiles" in pages[2].inner_text("#error")
+    assert get(server, "/api/table")["version"] == version
+    screenshot(pages[2], "shangrila-phone-setup-it")
+
+    rng = random.Random(7)
+    while not phones.record.is_over:
+        if phones.record.state.phase == G.PLAY and "map" not in phones.looked:
+            phones.looked.add("map")
+            pages[0].wait_for_selector(".prompt svg")
+            screenshot(pages[0], "shangrila-phone-map-it")
+        phones.act(pick(phones.record.state, rng))
+    shown = get(server, "/api/table")
+    assert shown["over"] and shown["result"]["winners"] and shown["end_rule"] in ("R-3", "R-4")
+    assert {"preview-it", "preview-en"} <= phones.looked
+    for lang, page in (("it", pages[0]), ("en", pages[1])):
+        page.goto(server.url + f"/?lang={lang}")
+        page.wait_for_selector(".result .winners")
+        page.click('svg [data-village="4"]')
+        page.wait_for_selector(".village-detail")
+        screenshot(page, f"shangrila-phone-over-{lang}")
