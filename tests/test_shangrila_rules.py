@@ -326,3 +326,22 @@ def test_random_games_end_and_keep_42_tiles_per_player(seats):
             conserved(record.state)
             assert all(m is not None or s is None for village in record.state.spaces for m, s in village)
         assert record.state.end_rule in ("R-3", "R-4") and G.result(record.state)["winners"]
+
+
+def test_a_pad_alone_makes_any_action_with_its_cursor_village_then_action(make_box):
+    """Every Shangri-La action is a two-step cursor choice on a pad: 2 moves to the next village, 8 enters it,
+    2 moves to the action, 8 does it. The OLED shows where the cursor stands, in words."""
+    box = make_box()
+    box.table.new_game("shangrila", 3)
+    box.press(seat=0, button=2)  # village 2 on the map (log 1)
+    assert box.display.screen.lines[0] == "> V2"
+    box.press(seat=0, button=8)
+    assert box.display.screen.lines[0] == "> V2 piazza Guaritore"
+    box.press(seat=0, button=2)
+    box.press(seat=0, button=8)
+    shown = box.table.view()
+    assert shown["villages"][1]["masters"] == {G.KINDS[1]: 0} and shown["to_act"] == 1
+    box.press(seat=1, button=7)  # back out of nothing: still the villages
+    box.press(seat=1, button=8)
+    box.press(seat=1, button=8)
+    assert box.table.view()["villages"][0]["masters"] == {G.KINDS[0]: 1}
