@@ -128,3 +128,28 @@ def play_to_the_end(server):
         if not waiting:
             urllib.request.urlopen(server.url + "/api/table?since=%d" % shown["version"]).read()
     raise AssertionError("the game did not end")
+
+
+def test_a_redraw_for_another_seat_s_move_keeps_the_group_a_phone_has_open(server, browser):
+    """Defect: a two-step prompt went back to its first step whenever the page redrew for a view (a late
+    stream event), so a player who had opened a boat lost it and a tap could land on nothing."""
+    request = urllib.request.Request(server.url + "/api/host/game", method="POST",
+                                     data=json.dumps({"game": "lifeboats", "seats": 3, "options": {}}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    alice = browser.new_context(locale="en-GB", **PHONE).new_page()
+    alice.goto(server.url + "/seat")
+    alice.click("button.big >> nth=0")
+    alice.wait_for_selector(".claim")
+    assert press(server, {"seat": 0, "button": 1})["status"] == "claimed"
+    alice.wait_for_selector(".prompt .choice")
+    alice.click(".prompt .choice >> nth=0")  # player 1's lane; then players 2 and 3 on their pads
+    for seat in (1, 2):
+        assert press(server, {"seat": seat, "button": 8})["status"] == "applied"
+    alice.wait_for_selector(".prompt .choice:has-text('Lane')")
+    alice.click(".prompt .choice >> nth=0")  # the black boat's lane
+    alice.wait_for_selector(".prompt .choice.group")
+    alice.click(".prompt .choice.group >> nth=0")
+    alice.wait_for_selector(".prompt .choice.back")
+    alice.evaluate("ARBITRO.redraw()")
+    assert alice.locator(".prompt .choice.back").count() == 1  # the boat is still open

@@ -114,6 +114,8 @@ const ARBITRO = (() => {
          locked.has(seat) ? "✓ " + t("locked") : "… " + t("picking")))));
   }
 
+  const openGroups = new Map();  // prompt's choices → the group open in it, kept across redraws
+
   // A prompt (what a seat may do now): one button per choice, in two steps where choices come in groups.
   // `send(action)` posts the chosen action. Labels that are the game's words (a colour, a kind) are shown in
   // the page's language; others (card names) as they are.
@@ -131,10 +133,16 @@ const ARBITRO = (() => {
     const groupButton = (g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, label(g));
     const top = () => prompt.choices.filter((c, i) => !c.group ||
       prompt.choices.findIndex((d) => d.group === c.group) === i).map((c) => (c.group ? groupButton(c.group) : button(c)));
-    const showGroup = (group) => choices.replaceChildren(...(group === null ? top() :
-      [prompt.choices.filter((c) => c.group === group).map(button),
-       el("button", {class: "choice back", onclick: () => showGroup(null)}, "←")]).flat());
-    showGroup(null);
+    const key = JSON.stringify(prompt.choices);
+    const showGroup = (group) => {
+      if (openGroups.size > 20) openGroups.clear();  // only the prompts on screen matter
+      openGroups.set(key, group);
+      choices.replaceChildren(...(group === null ? top() :
+        [prompt.choices.filter((c) => c.group === group).map(button),
+         el("button", {class: "choice back", onclick: () => showGroup(null)}, "←")]).flat());
+    };
+    // A redraw for someone else's move keeps the group this seat has open, while its choices stay the same.
+    showGroup(openGroups.get(key) ?? null);
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,
