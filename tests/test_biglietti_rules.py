@@ -599,7 +599,8 @@ def test_pads_the_travellers_answer_on_fixed_buttons_the_controller_checks_with_
     assert [c and c.label for c in pad] == list(B.CARDS) + [None, None] and B.prompt(game.state, 2).secret
     game.help({}, default=A)
     prompt = B.prompt(game.state, 0)
-    assert prompt.secret and [c and c.action["choose"]["value"] for c in prompt.pad] == [0, 1, 2, 3, 4, None, None, None]
+    assert prompt.secret
+    assert [c and c.action["choose"]["value"] for c in prompt.pad] == [0, 1, 2, 3, 4, None, None, None]
     game.value(1)
     for _ in range(11):
         game.turn(2)

@@ -37,7 +37,8 @@ def get(server, path):
 
 def oled(server, name):
     SCREENSHOTS.mkdir(exist_ok=True)
-    (SCREENSHOTS / f"biglietti-oled-{name}.png").write_bytes(urllib.request.urlopen(server.url + "/box/oled.png").read())
+    frame = urllib.request.urlopen(server.url + "/box/oled.png").read()
+    (SCREENSHOTS / f"biglietti-oled-{name}.png").write_bytes(frame)
 
 
 class Carriage:

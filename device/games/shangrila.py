@@ -52,7 +52,8 @@ def village(lang, v):
 def last_action(view, lang, event):
     who = seat(lang, event["seat"])
     if event["type"] == "place":
-        return say(lang, "last_place", seat=who, kind=say(lang, "code_" + event["kind"]), v=village(lang, event["village"]))
+        return say(lang, "last_place", seat=who, kind=say(lang, "code_" + event["kind"]),
+                   v=village(lang, event["village"]))
     if event["type"] == "recruit":
         what = " ".join(f"{say(lang, 'code_' + k)} {village(lang, v)}" for k, v in event["students"])
         return say(lang, "last_recruit", seat=who, what=what)

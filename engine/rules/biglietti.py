@@ -202,11 +202,15 @@ def _exchange(state):
     return _end_turn(state)
 
 
+def _with_hand(state, seat, hand):
+    held = list(state.held)
+    held[seat] = tuple(sorted(hand))
+    return evolve(state, held=tuple(held))
+
+
 def _value(state, value):
     seat = state.checked
-    held = list(state.held)
-    held[seat] = tuple(sorted(held[seat] + (value,)))
-    state = evolve(state, held=tuple(held), values_due=state.values_due - 1)
+    state = evolve(_with_hand(state, seat, state.held[seat] + (value,)), values_due=state.values_due - 1)
     state = _record(state, delivered=state.turns[-1]["delivered"] + 1)
     if points(state, seat) >= TO_WIN[state.phase]:  # cumulative over both halves
         return _over(state, {"how": "controller", "winners": [state.controller], "traveller": seat})
@@ -215,11 +219,9 @@ def _value(state, value):
 
 def _discard(state, value):
     if value is not None:
-        held = list(state.held)
-        mine = list(held[state.checked])
+        mine = list(state.held[state.checked])
         mine.remove(value)
-        held[state.checked] = tuple(mine)
-        state = evolve(state, held=tuple(held))
+        state = _with_hand(state, state.checked, mine)
     return _exchange(_record(state, discarded=value is not None))
 
 
@@ -257,7 +259,8 @@ def without_cards(state, holder):
 def _end_half(state, holder, how):
     empty = without_cards(state, holder)
     wins = holder is not None and (empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state))
-    state = evolve(state, holder=holder, halves=state.halves + ({"half": state.phase, "round": "won" if wins else how},))
+    record = {"half": state.phase, "round": "won" if wins else how}
+    state = evolve(state, holder=holder, halves=state.halves + (record,))
     if wins:
         return _over(state, {"how": "polfer", "winners": [holder], "without_cards": empty, "tickets": tickets(state)})
     if state.phase == ANDATA:  # the last hiders of the Andata still stand

@@ -211,7 +211,8 @@ def journey(state, a, b):
     """The journey of every student in village `a` across the bridge to `b`: the strengths (counted once,
     before anyone moves), each traveller's fate in the order of KINDS (R-2), and the state after it, Stones
     included. The preview and the move itself are this one function."""
-    src, dst = (village_tiles(state, a), village_masters(state, a)), (village_tiles(state, b), village_masters(state, b))
+    src = village_tiles(state, a), village_masters(state, a)
+    dst = village_tiles(state, b), village_masters(state, b)
     stronger = src > dst  # a tie on tiles goes to more masters, then to the destination
     fates = []
     for k, kind in enumerate(KINDS):
@@ -407,7 +408,7 @@ def view(state, viewer=PUBLIC):
     """Everything is open: every viewer sees the same board."""
     check_viewer(viewer, state.seats)
     journeys = [] if state.phase != PLAY else [
-        dict(journey(state, a, b)[1]) for a, b in _journeys(state, state.to_act)]
+        journey(state, a, b)[1] for a, b in _journeys(state, state.to_act)]
     return {
         "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
         "result": result(state), "phase": state.phase, "to_act": state.to_act, "start": state.options["start"],
