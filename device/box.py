@@ -1,9 +1,6 @@
 """The box: a table, its pads and host panel, the host menu and the OLED."""
-import logging
 import time
 from dataclasses import replace
-
-from luma.core.error import Error as LumaError
 
 from engine.rules import GAMES, Rejected
 from engine.timers import later
@@ -20,9 +17,10 @@ from .texts import text
 
 
 class Box:
-    """Wires pads, host panel, menu, presenter and display to one table. Every input, the presentation
-    and the display share the table's lock. The web app is handed this box: the table, the press and act
-    functions, the OLED frame and the claims; it never imports the device."""
+    """Wires pads, host panel, menu, presenter and display to one table. Every input and the presentation
+    share the table's lock; the display's own thread puts each screen on the panel, off that lock. The web app
+    is handed this box: the table, the press and act functions, the OLED frame and the claims; it never imports
+    the device."""
 
     host_buttons = HOST_BUTTONS
 
@@ -156,10 +154,7 @@ class Box:
                 screen = self.overlay or self.presenter.screen(view)
             if self.notice:
                 screen = replace(screen, title=self.notice)
-            try:
-                self.display.show(screen)
-            except (OSError, LumaError):  # a loose display cable must not stop the game
-                logging.getLogger(__name__).exception("the OLED did not take the frame")
+            self.display.show(screen)  # the display's own thread sends it, off this lock
 
     def oled_png(self):
         with self.table.lock:
@@ -203,6 +198,7 @@ class Box:
 
     def close(self):
         self.pads.close()
+        self.display.close()
 
 
 CURSOR_LABELS = ["<", ">", "", "", "", "", "back", "OK"]

@@ -157,7 +157,8 @@ def serve(args):
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
     try:
-        box = Box(table, pinmap, open_device(pinmap, args.mock), url=url)
+        # The display opens on its own thread: a missing one is logged and tried again, the box referees on.
+        box = Box(table, pinmap, lambda: open_device(pinmap, args.mock), url=url)
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
         raise StartError(f"the box's hardware is not answering ({type(e).__name__}: {e}); on a computer "

@@ -1,8 +1,10 @@
 """Drawing screens on a 128×64 1-bit canvas, and the luma devices that show them."""
 import io
+import logging
+import threading
 
 import segno
-from luma.core.render import canvas
+from luma.core.error import Error as LumaError
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
@@ -51,26 +53,114 @@ def png(image):
     return buffer.getvalue()
 
 
-class Display:
-    """Shows screens on a luma device (a real SSD1306/SH1106, or the dummy device in mock mode and tests)."""
+class Panel:
+    """Sends frames to an SSD1306 or SH1106: the whole frame first, then only the pages that changed, each from
+    its first to its last changed column (luma.oled's drivers send all 1,024 bytes every time; on I2C that is
+    most of a frame's cost). Any other luma device (the dummy one in mock mode) takes whole frames."""
 
     def __init__(self, device):
         self.device = device
+        self.kind = type(device).__name__ if type(device).__name__ in ("ssd1306", "sh1106") else None
+        self.pages = None  # what the panel shows: per page, its column bytes
+
+    def send(self, image):
+        if self.kind is None:
+            self.device.display(image)
+            return
+        image = self.device.preprocess(image)  # the pin map's rotation
+        pages = column_bytes(image)
+        for page, columns in enumerate(pages):
+            old = None if self.pages is None else self.pages[page]
+            changed = [x for x in range(len(columns)) if old is None or old[x] != columns[x]]
+            if changed:
+                self._write(page, changed[0], columns[changed[0]:changed[-1] + 1])
+        self.pages = pages
+
+    def _write(self, page, column, data):
+        if self.kind == "ssd1306":  # horizontal addressing: a window of one page
+            self.device.command(0x21, column, column + len(data) - 1, 0x22, page, page)
+        else:  # SH1106: page addressing, its RAM two columns in
+            column += 2
+            self.device.command(0xB0 + page, column & 0x0F, 0x10 | column >> 4)
+        self.device.data(list(data))
+
+
+def column_bytes(image):
+    """A 1-bit image as an OLED's RAM holds it: per 8-row page, a byte per column, its top row the low bit."""
+    width, height = image.size
+    pixels = image.load()
+    return [bytes(sum(1 << bit for bit in range(8) if pixels[x, page * 8 + bit]) for x in range(width))
+            for page in range(height // 8)]
+
+
+class Display:
+    """The latest screen, and a thread of its own that puts it on the panel: the table's lock is never held
+    while bytes go down the wire, so a slow or failing display delays no press and no phone. Frames that
+    came while the panel was busy are skipped for the newest. A display that is missing at start or fails
+    later is logged, reported in `status`, and opened again every `retry` seconds; the box referees on."""
+
+    OK, STARTING, FAILING = "ok", "starting", "failing"
+
+    def __init__(self, device, retry=5.0):
+        self._open = device if callable(device) else (lambda: device)  # a device, or how to open one
+        self.retry = retry
         self.screen = None
+        self.image = Image.new("1", (WIDTH, HEIGHT))  # the frame as the panel shows it once sent
         self.frame = 0  # counts the frames that differed from the one before
+        self.sent = 0  # the last frame the panel took
+        self.status = self.STARTING
+        self._panel = None
+        self._closed = False
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
+        self._thread.start()
 
     def show(self, screen):
         if screen == self.screen:
             return
-        self.screen = screen
-        self.frame += 1
-        with canvas(self.device) as draw:
-            draw_screen(draw, screen)
+        image = render(screen)
+        with self._changed:
+            self.screen, self.image = screen, image
+            self.frame += 1
+            self._changed.notify_all()
 
-    @property
-    def image(self):
-        """The frame as it stands on the device (the dummy device keeps a copy)."""
-        return getattr(self.device, "image", None) or render(self.screen)
+    def _run(self):
+        log = logging.getLogger(__name__)
+        while True:
+            with self._changed:
+                while self.sent == self.frame and not self._closed:
+                    self._changed.wait()
+                if self._closed:
+                    return
+                frame, image = self.frame, self.image
+            try:
+                if self._panel is None:
+                    self._panel = Panel(self._open())
+                self._panel.send(image)
+            except (OSError, LumaError) as e:
+                if self.status != self.FAILING:
+                    log.error("the OLED is not answering (%s: %s): the box goes on; trying again every %s s",
+                              type(e).__name__, e, self.retry)
+                self.status, self._panel = self.FAILING, None
+                with self._changed:
+                    self._changed.wait_for(lambda: self._closed, timeout=self.retry)
+                continue
+            if self.status == self.FAILING:
+                log.warning("the OLED answers again")
+            with self._changed:
+                self.sent, self.status = frame, self.OK
+                self._changed.notify_all()
+
+    def wait_sent(self, timeout=5.0):
+        """Wait until the panel has taken the latest frame (tests, and a clean shutdown)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.sent == self.frame, timeout=timeout)
+
+    def close(self):
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        self._thread.join(timeout=2)
 
 
 def open_device(pinmap, mock):
