@@ -17,7 +17,7 @@ I2C_PINS = {0: "I2C0 (ID EEPROM)", 1: "I2C0 (ID EEPROM)", 2: "I2C1 SDA (the disp
 DRIVERS = ("ssd1306", "sh1106")
 SCHEMA = {
     "": {"board"},
-    "display": {"driver", "i2c_bus", "i2c_address"},
+    "display": {"driver", "i2c_bus", "i2c_address", "rotate", "contrast"},
     "box": {"reveal_delay", "language", "debounce_ms"},
     "host": set(HOST_BUTTONS),
     "seats": None,  # keys "1" … "N"
@@ -39,6 +39,8 @@ class PinMap:
     driver: str = "ssd1306"
     i2c_bus: int = 1
     i2c_address: int = 0x3C
+    rotate: int = 0  # quarter turns: 2 for a panel mounted upside down
+    contrast: int = 0xCF
     reveal_delay: float = 1.0
     language: str = "it"
     debounce_ms: int = 20
@@ -148,6 +150,8 @@ def _validate(path, data, lines):
         driver=choice("display", "driver", DRIVERS, "ssd1306"),
         i2c_bus=number("display", "i2c_bus", int, 0, 10, 1),
         i2c_address=number("display", "i2c_address", int, 0x03, 0x77, 0x3C),
+        rotate=number("display", "rotate", int, 0, 3, 0),
+        contrast=number("display", "contrast", int, 0, 255, 0xCF),
         reveal_delay=float(number("box", "reveal_delay", (int, float), 0, 10, 1.0)),
         language=choice("box", "language", LANGUAGES, "it"),
         debounce_ms=number("box", "debounce_ms", int, 1, 200, 20),

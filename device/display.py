@@ -169,4 +169,7 @@ def open_device(pinmap, mock):
         return dummy(width=WIDTH, height=HEIGHT, mode="1")
     from luma.core.interface.serial import i2c
     from luma.oled import device as oled
-    return getattr(oled, pinmap.driver)(i2c(port=pinmap.i2c_bus, address=pinmap.i2c_address))
+    device = getattr(oled, pinmap.driver)(i2c(port=pinmap.i2c_bus, address=pinmap.i2c_address),
+                                          rotate=pinmap.rotate)
+    device.contrast(pinmap.contrast)
+    return device

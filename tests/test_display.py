@@ -169,3 +169,19 @@ def test_while_the_display_fails_its_status_says_so_and_the_latest_frame_waits()
         assert display.wait_sent() and opener.shown == [render(SECOND).tobytes()]
     finally:
         display.close()
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_the_pin_map_chooses_the_driver_its_rotation_and_contrast(driver, monkeypatch):
+    import dataclasses
+
+    import luma.core.interface.serial as serial
+
+    from device.config import load_pinmap
+    from device.display import open_device
+    wire = Wire()
+    monkeypatch.setattr(serial, "i2c", lambda port, address: wire if (port, address) == (1, 0x3C) else None)
+    pinmap = dataclasses.replace(load_pinmap(), driver=driver, rotate=2, contrast=40)
+    device = open_device(pinmap, mock=False)
+    assert type(device).__name__ == driver and device.rotate == 2
+    assert ("command", [0x81, 40]) in wire.sent

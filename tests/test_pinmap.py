@@ -21,17 +21,20 @@ def test_the_default_pin_map_wires_four_seats_and_the_host_panel():
     assert len(pinmap.seats) == 4 and all(len(pad) == 8 for pad in pinmap.seats)
     assert set(pinmap.host) == {"menu", "prev", "next", "ok", "undo"}
     assert (pinmap.driver, pinmap.i2c_bus, pinmap.i2c_address) == ("ssd1306", 1, 0x3C)
+    assert (pinmap.rotate, pinmap.contrast) == (0, 207)
     assert pinmap.reveal_delay == 1.0 and pinmap.language == "it" and pinmap.debounce_ms == 20
 
 
 @pytest.mark.parametrize("old, new, fragment, message", [
-    ("ok = 7", "ok = 12", "1 = [9", "seat 1 button 4: GPIO 12 is used twice (also by host ok, line 19)"),
+    ("ok = 7", "ok = 12", "1 = [9", "seat 1 button 4: GPIO 12 is used twice (also by host ok, line 21)"),
     ("undo = 8", "undo = 3", "undo = 3", "host undo: GPIO 3 is reserved for I2C1 SCL (the display)"),
     ("2 = [17, 18, 19, 20, 21, 22, 23, 24]", "2 = [17, 18, 19, 20, 21, 22, 23]", "2 = [17",
      "seat 2 has 7 buttons; a pad has 8"),
     ("language = \"it\"", "language = \"it\"\ncolour = \"red\"", "colour", "unknown key 'colour' in [box]"),
     ("driver = \"ssd1306\"", "driver = \"ssd1309\"", "driver", "driver must be one of ssd1306, sh1106"),
     ("i2c_address = 0x3C", "i2c_address = 0x99", "i2c_address", "i2c_address must be a number from 3 to 119"),
+    ("rotate = 0 ", "rotate = 180 ", "rotate", "rotate must be a number from 0 to 3, not 180"),
+    ("contrast = 207", "contrast = 300", "contrast", "contrast must be a number from 0 to 255, not 300"),
     ("4 = [33, 34, 35, 36, 37, 38, 39, 40]", "4 = [33, 34, 35, 36, 37, 38, 39, 46]", "4 = [33",
      "seat 4 button 8: the cm board has GPIO 0 to 45, not 46"),
     ("menu = 4", "menu = \"four\"", "menu =", "host menu: a pin is a BCM GPIO number, not 'four'"),
