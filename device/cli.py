@@ -1,5 +1,6 @@
-"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro [--mock]` runs the box. This is
-the composition root: it builds the table, the box and the web app, and hands the app what it needs."""
+"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
+`arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
+and hands the app what it needs."""
 import argparse
 import json
 import logging
@@ -34,6 +35,41 @@ def replay_main(argv):
         print(json.dumps(shown, ensure_ascii=False))
     else:
         print(summary(shown))
+    return 0
+
+
+def labels_main(argv):
+    from engine.rules import GAMES
+    from engine.texts import LANGUAGES
+
+    from .config import ConfigError, load_pinmap
+    from .labels import layout, pdf, svg
+    parser = argparse.ArgumentParser(prog="arbitro labels", description="Write printable pad labels for a game "
+                                     "(A4, a strip per seat): SVG or PDF, by the file's extension.")
+    parser.add_argument("--game", required=True, choices=sorted(GAMES))
+    parser.add_argument("--out", required=True, type=Path, help="the file to write: labels.svg or labels.pdf")
+    parser.add_argument("--lang", choices=LANGUAGES, default="it")
+    parser.add_argument("--seats", type=bounded(int, 1, 12),
+                        help="how many strips (default: the pads the pin map wires)")
+    parser.add_argument("--pinmap", type=Path, help="the box's pin map (default: hardware/pinmap.toml)")
+    args = parser.parse_args(argv)
+    if args.out.suffix.lower() not in (".svg", ".pdf"):
+        parser.exit(2, f"arbitro labels: {args.out} must end in .svg or .pdf\n")
+    seats = args.seats
+    if seats is None:
+        try:
+            seats = len(load_pinmap(*[args.pinmap] if args.pinmap else []).seats)
+        except ConfigError as e:
+            parser.exit(2, f"arbitro labels: {e}\n")
+    shapes = layout(args.game, seats, args.lang)
+    try:
+        if args.out.suffix.lower() == ".svg":
+            args.out.write_text(svg(shapes), encoding="utf-8")
+        else:
+            args.out.write_bytes(pdf(shapes))
+    except OSError as e:
+        parser.exit(2, f"arbitro labels: cannot write {args.out}: {e}\n")
+    print(f"arbitro labels: {args.out}: {seats} strips for {args.game} ({args.lang})", file=sys.stderr)
     return 0
 
 
@@ -191,6 +227,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
+    if argv[:1] == ["labels"]:
+        return labels_main(argv[1:])
     return box_main(argv)
 
 

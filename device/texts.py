@@ -17,6 +17,8 @@ TEXTS = {
         "ok_choose": "OK: scegli", "ok_back": "OK: torna", "ok_menu": "OK: menu", "phones_only": "{seats}: telefono",
         "cursor_keys": "1< 2> 7 indietro 8 OK", "no_prompt": "G{n}: niente da fare ora",
         "yes": "sì", "no": "no",
+        "labels_note": "In piccolo, sotto: cosa fa il tasto quando il box fa scegliere col cursore.",
+        "key_prev": "cursore <", "key_next": "cursore >", "key_back": "indietro", "key_ok": "OK",
     },
     "en": {
         "title": "Arbitro", "press_menu": "Menu: choose a game", "new_game": "New game",
@@ -30,6 +32,8 @@ TEXTS = {
         "ok_choose": "OK: choose", "ok_back": "OK: back", "ok_menu": "OK: menu", "phones_only": "{seats}: phone",
         "cursor_keys": "1< 2> 7 back 8 OK", "no_prompt": "P{n}: nothing to do now",
         "yes": "yes", "no": "no",
+        "labels_note": "Small, below: what the key does when the box asks you to choose with the cursor.",
+        "key_prev": "cursor <", "key_next": "cursor >", "key_back": "back", "key_ok": "OK",
     },
 }
 assert all(set(TEXTS[lang]) == set(TEXTS["it"]) for lang in LANGUAGES)
