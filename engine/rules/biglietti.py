@@ -20,6 +20,7 @@ from .protocol import (
     check_viewer,
     evolve,
     is_seat,
+    line_kind,
 )
 from .protocol import PICK as PICK_PROMPT
 
@@ -364,7 +365,6 @@ def _label(key, value):
     return value
 
 
-PICK_KEYS, CHOOSE_KEYS = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
 STEP_KEY = {CHECK: "check", TICKET: "ticket", VALUE: "value", DISCARD: "discard", ELIMINATE: "eliminate"}
 STEP_WORDS = {CHECK: "choose a traveller to check", TICKET: "say whether it has a ticket",
               VALUE: "enter the control card's value", DISCARD: "say which control card it gives back",
@@ -372,21 +372,13 @@ STEP_WORDS = {CHECK: "choose a traveller to check", TICKET: "say whether it has 
 
 
 def apply(state, action):
-    if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
-    keys = set(action)
-    shape = PICK_KEYS if "pick" in keys else CHOOSE_KEYS if "choose" in keys else None
-    if shape is None:
-        raise Rejected(f"not a Biglietti action: keys {sorted(keys)}")
-    if keys != shape:
-        extra = sorted(keys - shape)
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+    kind = line_kind(action, "Biglietti")
     seat = action["seat"]
     if state.step == OVER:
         raise Rejected("the game is over")
     if not is_seat(seat, state.seats):
         raise Rejected(f"no player {seat + 1 if type(seat) is int else repr(seat)} at this table")
-    if shape == PICK_KEYS:
+    if kind == "pick":
         return _apply_pick(state, seat, action["pick"])
     return _apply_choice(state, seat, action["choose"])
 

@@ -19,6 +19,7 @@ from .protocol import (
     check_viewer,
     evolve,
     is_seat,
+    line_kind,
 )
 from .protocol import PICK as PICK_PROMPT
 
@@ -500,7 +501,6 @@ def _choice(action):
     if "pawn" in choose:
         return Choice(choose["pawn"], action, choose.get("board", choose.get("swim_from")))
     return Choice(next(iter(choose.values())), action)
-PICK_KEYS, CHOOSE_KEYS = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
 DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", "pawn"}, CAPTAIN: {"captain"},
                  TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
 DECISION_WORDS = {LANE: "a lane for its boat", BLACK_LANE: "a lane for the black boat",
@@ -510,21 +510,13 @@ DECISION_WORDS = {LANE: "a lane for its boat", BLACK_LANE: "a lane for the black
 
 
 def apply(state, action):
-    if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
-    keys = set(action)
-    shape = PICK_KEYS if "pick" in keys else CHOOSE_KEYS if "choose" in keys else None
-    if shape is None:
-        raise Rejected(f"not a Lifeboats action: keys {sorted(keys)}")
-    if keys != shape:
-        extra = sorted(keys - shape)
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+    kind = line_kind(action, "Lifeboats")
     seat = action["seat"]
     if state.phase == OVER:
         raise Rejected("the game is over")
     if not is_seat(seat, state.seats):
         raise Rejected(f"no seat {seat + 1 if type(seat) is int else repr(seat)} at this table")
-    if shape == PICK_KEYS:
+    if kind == "pick":
         return _apply_vote(state, seat, action["pick"])
     return _apply_choice(state, seat, action["choose"])
 

@@ -79,6 +79,24 @@ class Prompt:
                 "current": self.current}
 
 
+PICK_LINE, CHOOSE_LINE = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
+
+
+def line_kind(action, game):
+    """"pick" or "choose": the shape of a seat's line, or Rejected naming what is wrong with it (`game` is the
+    game's title in the message)."""
+    if not isinstance(action, dict):
+        raise Rejected("an action must be an object")
+    keys = set(action)
+    shape = PICK_LINE if "pick" in keys else CHOOSE_LINE if "choose" in keys else None
+    if shape is None:
+        raise Rejected(f"not a {game} action: keys {sorted(keys)}")
+    if keys != shape:
+        extra = sorted(keys - shape)
+        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+    return "pick" if shape == PICK_LINE else "choose"
+
+
 def is_seat(value, seats):
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats
 
