@@ -11,7 +11,7 @@ from .config import HOST_BUTTONS
 from .cursor import Cursor
 from .display import Display, png
 from .menu import HostMenu
-from .pads import Pads
+from .pads import make_pads
 from .presenter import Presenter
 from .texts import text
 
@@ -34,13 +34,12 @@ class Box:
         self.menu = HostMenu(table, self.wired_seats, self.lang, url)
         self.presenter = Presenter(self.lang)
         self.sleep = sleep
-        self.last_outcome = None
         self.notice = None  # a rejected press, shown in the title until the next input
         self.overlay = None  # a seat's cursor screen, shown until the next input
         self.cursors = {}  # seat -> Cursor
         self.claims = Claims(clock)
-        self.pads = Pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
-                         pin_factory=pin_factory)
+        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
+                              pin_factory=pin_factory)
         self._game_id = None  # the game the presenter has caught up with
         table.subscribe(lambda version: self.refresh())
         self.refresh()
@@ -53,10 +52,9 @@ class Box:
     def seat_pressed(self, seat, button):
         with self.table.lock:
             if self.claims.confirm(("seat", seat)):  # the press proves a phone sits here; no pick
-                self.last_outcome = {"seat": seat, "button": button, "status": "claimed"}
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'phone_joined')}"
                 self.refresh()
-                return self.last_outcome
+                return {"seat": seat, "button": button, "status": "claimed"}
             return self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
 
     def _pad_press(self, seat, button):
@@ -83,8 +81,8 @@ class Box:
             mark = self.presenter.mark()
             self.overlay = None
             try:
-                self.last_outcome = {"seat": seat, **about, "status": act()}
-                if self.last_outcome["status"] == "moved":
+                outcome = {"seat": seat, **about, "status": act()}
+                if outcome["status"] == "moved":
                     cursor = self.cursors[seat]
                     self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label(),
                                                   cursor.group)
@@ -92,10 +90,10 @@ class Box:
                     self.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 self.notice = None
             except Rejected as e:
-                self.last_outcome = {"seat": seat, **about, "status": "rejected", "error": str(e)}
+                outcome = {"seat": seat, **about, "status": "rejected", "error": str(e)}
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
             self.refresh()
-            return self.last_outcome
+            return outcome
 
     def has_phone(self, seat):
         return self.claims.holds(("seat", seat), self.table.game_id)
@@ -104,18 +102,17 @@ class Box:
         with self.table.lock:
             unwired = [("seat", s) for s in range(self.wired_seats, self.table.seats)]
             if name == "ok" and self.claims.confirm(("host",), *unwired):
-                self.last_outcome = {"host": name, "status": "claimed"}
                 self.refresh()
-                return
+                return {"host": name, "status": "claimed"}
             self.overlay = None
             if not self.menu.press(name):
                 if name in ("ok", "next"):
                     self.presenter.ok()
                 elif name == "prev":
                     self.presenter.back()
-            self.last_outcome = {"host": name, "status": "done", "message": self.menu.message}
             self.notice = None
             self.refresh()
+            return {"host": name, "status": "done", "message": self.menu.message}
 
     def new_game(self, game, seats, options=None):
         """Start a game: seats beyond the pads the pin map wires play from phones (or through the host)."""
@@ -175,24 +172,16 @@ class Box:
                 labels = list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
             return [text(self.lang, label, game) if label else "" for label in labels]
 
-    def pin_of(self, seat=None, button=None, host=None):
-        """The pin of a seat's button (1–8) or of a host button, by name."""
-        return (self.pads.host[host] if host is not None else self.pads.seats[seat][button - 1]).pin
-
     def press(self, seat=None, button=None, host=None):
-        """Press a button of the virtual box (mock mode)."""
-        return self.click(self.pin_of(seat, button, host))
-
-    def click(self, pin):
-        """Press and release a mock pin as a finger would: held past the debounce window. Returns what the
-        press did (None when it did nothing)."""
+        """Press and release a button of the virtual box (mock mode) as a finger would: held past the
+        debounce. Returns what the press did (None when it did nothing)."""
+        key = ("host", host) if host is not None else ("seat", seat, button)
         hold = self.pinmap.debounce_ms / 1000 * 1.5
-        with self.table.lock:
-            self.last_outcome = None
-            pin.drive_low()
-            outcome = self.last_outcome
+        self.pads.last.pop(key, None)
+        self.pads.tap(key, True)
+        outcome = self.pads.last.pop(key, None)
         self.sleep(hold)
-        pin.drive_high()
+        self.pads.tap(key, False)
         self.sleep(hold)
         return outcome
 

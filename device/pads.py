@@ -1,4 +1,6 @@
-"""Seat pads and the host panel: gpiozero input devices with our own debounce and press/release model.
+"""Seat pads and the host panel, wired direct (a pin per button) or as a key matrix (device/matrix.py).
+
+Direct wiring: gpiozero input devices with our own debounce and press/release model.
 
 gpiozero's MockPin ignores bounce_time, and a real contact chatters, so debounce lives here, on an
 injectable clock: a change of level is accepted at once unless it comes within `debounce` seconds of the
@@ -7,12 +9,20 @@ press, and a press shorter than the window is still seen with its release. Pins 
 DigitalInputDevices, woken by their edges: no thread per button (a gpiozero Button starts one to time holds),
 so an idle box sleeps.
 """
+import math
 import threading
 import time
 
-from gpiozero import DigitalInputDevice
+from gpiozero import Device, DigitalInputDevice
+from gpiozero.pins.mock import MockFactory
 
 from engine.timers import later
+
+from .config import BUTTONS_PER_PAD, HOST_BUTTONS
+from .matrix import MatrixScanner
+from .simulated_matrix import SimulatedMatrix
+
+SCAN_PERIOD = 0.005  # a matrix scan every 5 ms: a 20 ms debounce is 4 scans
 
 
 class DebouncedButton:
@@ -69,19 +79,86 @@ class DebouncedButton:
         self._button.close()
 
 
-class Pads:
-    """Every seat's pad and the host panel of a pin map. on_seat(seat, button) gets 0-based seats and
-    buttons 1–8; on_host(name) gets the host button's name."""
+class _Pads:
+    """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
+    on_host(name); each key is named ("seat", seat, button) or ("host", name). `last` keeps what each key's
+    latest press returned, so the virtual box can answer a click with what it did."""
+
+    def __init__(self, on_seat, on_host):
+        self._on_seat, self._on_host = on_seat, on_host
+        self.last = {}
+
+    def _pressed(self, key):
+        kind, *where = key
+        self.last[key] = (self._on_seat if kind == "seat" else self._on_host)(*where)
+
+
+class DirectPads(_Pads):
+    """A pin per button, each read as a DebouncedButton."""
 
     def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
+        super().__init__(on_seat, on_host)
         debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
-        self.seats = [[DebouncedButton(pin, debounce, when_pressed=lambda s=seat, b=button: on_seat(s, b), **common)
-                       for button, pin in enumerate(pins, start=1)]
-                      for seat, pins in enumerate(pinmap.seats)]
-        self.host = {name: DebouncedButton(pin, debounce, when_pressed=lambda n=name: on_host(n), **common)
-                     for name, pin in pinmap.host.items()}
+        keys = [(("seat", seat, button), pin) for seat, pins in enumerate(pinmap.seats)
+                for button, pin in enumerate(pins, start=1)]
+        keys += [(("host", name), pin) for name, pin in pinmap.host.items()]
+        self.buttons = {}
+        for key, pin in keys:
+            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k), **common)
+
+    def is_pressed(self, key):
+        return self.buttons[key].is_pressed
+
+    def tap(self, key, down):
+        """Close (down) or open a key on the mock pins, as a finger would; the box has seen it on return."""
+        pin = self.buttons[key].pin
+        pin.drive_low() if down else pin.drive_high()
 
     def close(self):
-        for button in [b for pad in self.seats for b in pad] + list(self.host.values()):
+        for button in self.buttons.values():
             button.close()
+
+
+class MatrixPads(_Pads):
+    """A row per pad (the host panel's last), a column per button, read by a MatrixScanner on its own thread.
+    On mock pins the matrix is simulated, with diodes."""
+
+    def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, period=SCAN_PERIOD):
+        super().__init__(on_seat, on_host)
+        factory = pin_factory or Device.ensure_pin_factory()
+        rows = list(pinmap.seats) + [pinmap.host]
+        self.keys = [[("seat", seat, button) for button in range(1, BUTTONS_PER_PAD + 1)]
+                     for seat in range(len(pinmap.seats))]
+        self.keys.append([("host", name) for name in HOST_BUTTONS] + [None] * (BUTTONS_PER_PAD - len(HOST_BUTTONS)))
+        self.places = {key: (r, c) for r, row in enumerate(self.keys) for c, key in enumerate(row) if key}
+        self.simulated = (SimulatedMatrix(factory, rows, pinmap.columns) if isinstance(factory, MockFactory)
+                          else None)
+        stable = max(2, math.ceil(pinmap.debounce_ms / 1000 / period))
+        self.scanner = MatrixScanner(rows, pinmap.columns, self._changed, stable_scans=stable, period=period,
+                                     pin_factory=factory)
+        self.scanner.start()
+
+    def _changed(self, row, column, pressed):
+        key = self.keys[row][column]
+        if pressed and key:  # the host row's buttons 6–8 are not wired to anything
+            self._pressed(key)
+
+    def is_pressed(self, key):
+        return self.places[key] in self.scanner.pressed
+
+    def tap(self, key, down):
+        place = self.places[key]
+        self.simulated.close(*place) if down else self.simulated.open(*place)
+        for _ in range(self.scanner.stable_scans):  # whichever thread scans, this many settle the key
+            self.scanner.scan()
+
+    def close(self):
+        self.scanner.close()
+
+
+def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
+    """The pads of the pin map's wiring."""
+    if pinmap.wiring == "matrix":
+        return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory)
+    return DirectPads(pinmap, on_seat, on_host, clock=clock, schedule=schedule, pin_factory=pin_factory)

@@ -1,8 +1,11 @@
 import pytest
 
+from device.config import DEFAULT_PINMAP
 from engine.journal import Journal
 from engine.rules import ponte
 from engine.table import Table
+
+DIRECT_PINMAP = DEFAULT_PINMAP.with_name("pinmap-direct.toml")  # four pads, a pin per button
 
 
 def picks(state, *cards, start=0):

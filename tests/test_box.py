@@ -4,18 +4,18 @@ import sqlite3
 import pytest
 
 from device import screens
-from device.config import DEFAULT_PINMAP
 from device.display import render
 from device.games import ponte as ponte_screens
 from engine.rules import ponte
+from tests.conftest import DIRECT_PINMAP
 
 
 def host(box, name):
-    return box.click(box.pin_of(host=name))
+    return box.press(host=name)
 
 
 def pick(box, seat, card):
-    return box.click(box.pin_of(seat=seat, button=ponte.CARDS.index(card) + 1))
+    return box.press(seat=seat, button=ponte.CARDS.index(card) + 1)
 
 
 def shows(box, screen):
@@ -91,10 +91,15 @@ def test_a_rejected_pick_changes_nothing_and_says_so_naming_no_card(make_box, tm
     assert box.display.screen.title != "G1: Non valido"
 
 
-def test_chatter_on_a_pad_pin_is_one_pick(make_box, clock, tmp_path):
-    box = make_box()
+def journal_lines(tmp_path):
+    with sqlite3.connect(tmp_path / "data" / "journal.sqlite3") as db:
+        return db.execute("SELECT body FROM entries WHERE kind = 'line'").fetchall()
+
+
+def test_chatter_on_a_direct_wired_pad_pin_is_one_pick(make_box, clock, tmp_path):
+    box = make_box(pinmap=DIRECT_PINMAP)
     box.table.new_game("ponte", 3)
-    pin = box.pin_of(seat=1, button=2)
+    pin = box.pads.buttons[("seat", 1, 2)].pin
     for _ in range(6):
         pin.drive_low()
         clock.advance(0.001)
@@ -104,9 +109,24 @@ def test_chatter_on_a_pad_pin_is_one_pick(make_box, clock, tmp_path):
     clock.advance(0.2)
     pin.drive_high()
     clock.advance(0.2)
-    with sqlite3.connect(tmp_path / "data" / "journal.sqlite3") as db:
-        lines = db.execute("SELECT body FROM entries WHERE kind = 'line'").fetchall()
-    assert lines == [('{"seat": 1, "pick": "scatto_repentino"}',)]
+    assert journal_lines(tmp_path) == [('{"seat": 1, "pick": "scatto_repentino"}',)]
+
+
+def test_chatter_on_a_matrix_key_is_one_pick(make_box, tmp_path):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    matrix, scanner = box.pads.simulated, box.pads.scanner
+    for _ in range(6):  # closed for fewer scans than the debounce, then open again
+        matrix.close(1, 1)
+        for _ in range(scanner.stable_scans - 1):
+            scanner.scan()
+        matrix.open(1, 1)
+        scanner.scan()
+    assert journal_lines(tmp_path) == []
+    matrix.close(1, 1)
+    for _ in range(scanner.stable_scans * 3):
+        scanner.scan()
+    assert journal_lines(tmp_path) == [('{"seat": 1, "pick": "scatto_repentino"}',)]
 
 
 def test_a_restart_resumes_the_game_on_the_same_data_directory(make_box, pin_factory):
@@ -157,7 +177,7 @@ def test_the_reveal_delay_lets_picks_change_then_reveals_at_once(make_box, clock
 
 
 def test_the_menu_offers_every_seat_count_and_says_which_seats_play_by_phone(make_box):
-    box = make_box()
+    box = make_box(pinmap=DIRECT_PINMAP)  # four pads
     host(box, "ok")
     host(box, "ok")
     seen = set()
@@ -177,7 +197,7 @@ def test_the_menu_offers_every_seat_count_and_says_which_seats_play_by_phone(mak
 def test_a_two_seat_pin_map_opens_the_menu_and_starts_a_game_with_phone_seats(make_box, tmp_path):
     """Defect: the menu crashed (IndexError) when a game's fewest seats exceeded the wired seats."""
     pinmap = tmp_path / "two.toml"
-    pinmap.write_text(DEFAULT_PINMAP.read_text().replace("3 = [25, 26, 27, 28, 29, 30, 31, 32]\n", "")
+    pinmap.write_text(DIRECT_PINMAP.read_text().replace("3 = [25, 26, 27, 28, 29, 30, 31, 32]\n", "")
                       .replace("4 = [33, 34, 35, 36, 37, 38, 39, 40]\n", ""))
     box = make_box(pinmap=pinmap)
     host(box, "ok")

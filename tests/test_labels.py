@@ -55,7 +55,7 @@ def test_the_command_writes_svg_or_pdf_by_the_extension_with_a_strip_per_wired_p
     done = run("--game", "lifeboats", "--out", tmp_path / "l.svg", "--lang", "en")
     assert done.returncode == 0, done.stderr
     sheet = ElementTree.parse(tmp_path / "l.svg").getroot()
-    assert len(sheet.findall(f"{SVG_NS}rect")) == 4 * 9  # the default pin map wires four pads
+    assert len(sheet.findall(f"{SVG_NS}rect")) == 12 * 9  # the default pin map wires twelve pads
     assert "RED" in [t.text for t in sheet.findall(f"{SVG_NS}text")]
     assert run("--game", "ponte", "--out", tmp_path / "p.pdf", "--seats", "6").returncode == 0
     assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")

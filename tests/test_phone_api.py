@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from tests.conftest import DIRECT_PINMAP
 from web_companion import api, create_app
 
 
@@ -19,7 +20,7 @@ def app(box):
 
 
 def press(box, seat, button):
-    return box.click(box.pin_of(seat=seat, button=button))
+    return box.press(seat=seat, button=button)
 
 
 def claim_seat(client, box, seat):
@@ -118,7 +119,7 @@ def test_host_actions_need_the_host_token_from_the_host_panel(app, box):
     denied = client.post("/api/host/undo", json={})
     assert denied.status_code == 403 and "press OK on the box's host panel" in denied.get_json()["error"]
     claim_id = client.post("/api/host/claim", json={}).get_json()["claim"]
-    box.click(box.pin_of(host="ok"))
+    box.press(host="ok")
     assert not box.menu.is_open  # the OK proved the host; it did not open the menu
     assert client.get(f"/api/claims/{claim_id}").get_json()["host"] is True
     assert client.get("/api/host").get_json()["host"] is True
@@ -205,7 +206,7 @@ def test_the_rules_pages_are_for_players_in_both_languages(app):
 
 
 def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
-    box = make_box()
+    box = make_box(pinmap=DIRECT_PINMAP)
     box.table.new_game("ponte", 6)  # the pin map wires 4 pads
     client = create_app(box, mock=False).test_client()
     host_phone = create_app(box, mock=True).test_client()
@@ -214,7 +215,7 @@ def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     assert claim["confirm_by"] == "host"
     press(box, 0, 1)  # a seat's press confirms nothing for seat 6
     assert client.get(f"/api/claims/{claim['claim']}").get_json()["status"] == "pending"
-    box.click(box.pin_of(host="ok"))  # the host panel's OK does
+    box.press(host="ok")  # the host panel's OK does
     assert client.get(f"/api/claims/{claim['claim']}").get_json() == {"status": "confirmed", "seat": 5,
                                                                      "host": False}
     assert client.post("/api/seats/5/act", json={"action": {"seat": 5, "pick": "salto_atletico"}}).status_code == 200

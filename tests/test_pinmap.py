@@ -4,6 +4,7 @@ import pytest
 from device.config import DEFAULT_PINMAP, ConfigError, load_pinmap
 
 GOOD = DEFAULT_PINMAP.read_text()
+DIRECT = DEFAULT_PINMAP.with_name("pinmap-direct.toml")
 
 
 def write(tmp_path, text):
@@ -16,18 +17,29 @@ def line_of(text, fragment):
     return next(n for n, line in enumerate(text.splitlines(), 1) if fragment in line)
 
 
-def test_the_default_pin_map_wires_four_seats_and_the_host_panel():
+def test_the_default_pin_map_is_a_plain_pi_wiring_twelve_seats_and_the_host_panel_as_a_matrix():
     pinmap = load_pinmap()
-    assert len(pinmap.seats) == 4 and all(len(pad) == 8 for pad in pinmap.seats)
-    assert set(pinmap.host) == {"menu", "prev", "next", "ok", "undo"}
-    assert (pinmap.driver, pinmap.i2c_bus, pinmap.i2c_address) == ("ssd1306", 1, 0x3C)
-    assert (pinmap.rotate, pinmap.contrast) == (0, 207)
+    assert (pinmap.board, pinmap.wiring) == ("pi", "matrix")
+    assert len(pinmap.seats) == 12 and len(pinmap.columns) == 8 and isinstance(pinmap.host, int)
+    pins = [*pinmap.seats, pinmap.host, *pinmap.columns, pinmap.buzzer]
+    assert len(set(pins)) == len(pins) == 22  # with I2C's two: 24 of the header's 26 GPIO
+    assert all(4 <= p <= 27 and p not in (14, 15) for p in pins)  # the serial console's pins stay free
+    assert (pinmap.driver, pinmap.interface, pinmap.i2c_bus, pinmap.i2c_address) == ("ssd1306", "i2c", 1, 0x3C)
+    assert (pinmap.rotate, pinmap.contrast, pinmap.buzzer_kind) == (0, 207, "active")
     assert pinmap.reveal_delay == 1.0 and pinmap.language == "it" and pinmap.debounce_ms == 20
 
 
+def test_the_direct_wired_example_wires_four_seats_and_the_host_panel():
+    pinmap = load_pinmap(DIRECT)
+    assert (pinmap.board, pinmap.wiring) == ("cm", "direct")
+    assert len(pinmap.seats) == 4 and all(len(pad) == 8 for pad in pinmap.seats)
+    assert set(pinmap.host) == {"menu", "prev", "next", "ok", "undo"} and pinmap.buzzer is None
+
+
 @pytest.mark.parametrize("old, new, fragment, message", [
-    ("ok = 7", "ok = 12", "1 = [9", "seat 1 button 4: GPIO 12 is used twice (also by host ok, line 21)"),
+    ("ok = 7", "ok = 12", "1 = [9", "seat 1 button 4: GPIO 12 is used twice (also by host ok, line 23)"),
     ("undo = 8", "undo = 3", "undo = 3", "host undo: GPIO 3 is reserved for I2C1 SCL (the display)"),
+    ("undo = 8", "undo = 0", "undo = 0", "host undo: GPIO 0 is reserved for the HAT ID EEPROM (I2C0)"),
     ("2 = [17, 18, 19, 20, 21, 22, 23, 24]", "2 = [17, 18, 19, 20, 21, 22, 23]", "2 = [17",
      "seat 2 has 7 buttons; a pad has 8"),
     ("language = \"it\"", "language = \"it\"\ncolour = \"red\"", "colour", "unknown key 'colour' in [box]"),
@@ -36,17 +48,83 @@ def test_the_default_pin_map_wires_four_seats_and_the_host_panel():
     ("rotate = 0 ", "rotate = 180 ", "rotate", "rotate must be a number from 0 to 3, not 180"),
     ("contrast = 207", "contrast = 300", "contrast", "contrast must be a number from 0 to 255, not 300"),
     ("4 = [33, 34, 35, 36, 37, 38, 39, 40]", "4 = [33, 34, 35, 36, 37, 38, 39, 46]", "4 = [33",
-     "seat 4 button 8: the cm board has GPIO 0 to 45, not 46"),
+     "seat 4 button 8: a Compute Module (board = 'cm') has GPIO 2 to 45, not 46"),
     ("menu = 4", "menu = \"four\"", "menu =", "host menu: a pin is a BCM GPIO number, not 'four'"),
-    ("board = \"cm\"", "board = \"pi\"", "3 = [25", "seat 3 button 4: the pi board has GPIO 0 to 27, not 28"),
+    ("board = \"cm\"", "board = \"pi\"", "3 = [25", "seat 3 button 4: a Pi's 40-pin header (board = 'pi') "
+     "has GPIO 2 to 27, not 28"),
     ("[host]", "[hosts]", "[hosts]", "unknown section [hosts]"),
     ("debounce_ms = 20", "debounce_ms = 0", "debounce_ms", "debounce_ms must be a number from 1 to 200"),
     ("undo = 8\n", "", "[host]", "host button 'undo' has no pin"),
     ("4 = [33", "5 = [33", "[seats]", "seats must be numbered 1 to 4, not 1, 2, 3, 5"),
+    ("wiring = \"direct\"", "wiring = \"grid\"", "wiring", "wiring must be one of direct, matrix, not 'grid'"),
+    ("[host]", "[matrix]\nhost_row = 4\n[host]", "[matrix]", "[matrix] is for wiring = \"matrix\""),
 ])
-def test_a_bad_pin_map_is_refused_naming_its_line(tmp_path, old, new, fragment, message):
-    assert old in GOOD
-    text = GOOD.replace(old, new, 1)
+def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fragment, message):
+    refused(tmp_path, DIRECT.read_text(), old, new, fragment, message)
+
+
+@pytest.mark.parametrize("old, new, fragment, message", [
+    ("2 = 6", "2 = 5", "2 = 5", "seat 2's row: GPIO 5 is used twice (also by seat 1's row, line 28)"),
+    ("host_row = 4", "host_row = 19", "host_row", "the host panel's row: GPIO 19 is used twice (also by column 1"),
+    ("columns = [19,", "columns = [2,", "columns", "column 1: GPIO 2 is reserved for I2C1 SDA (the display)"),
+    ("12 = 18", "12 = 18\n13 = 14", "[seats]", "13 seats: a box wires 12 at most (13 rows with the host panel's)"),
+    ("12 = 18", "12 = 28", "12 = 28", "seat 12's row: a Pi's 40-pin header (board = 'pi') has GPIO 2 to 27, "
+     "not 28"),
+    ("columns = [19, 20, 21, 22, 23, 24, 25, 26]", "columns = [19, 20, 21, 22, 23, 24, 25]", "columns",
+     "the matrix has 7 columns; it needs 8, one per button"),
+    ("host_row = 4\n", "", "[matrix]", "the host panel's row has no pin: [matrix] host_row"),
+    ("1 = 5", "1 = [5]", "1 = [5]", "seat 1: in a matrix a seat is its row's one pin, not a list"),
+    ("[matrix]", "[host]\nmenu = 14\n[matrix]", "[host]", "[host] is for wiring = \"direct\"; in a matrix the "
+     "host panel is a row"),
+    ("pin = 27", "pin = 26", "pin = 26", "the buzzer: GPIO 26 is used twice (also by column 8"),
+    ("kind = \"active\"", "kind = \"loud\"", "kind =", "kind must be one of active, passive, not 'loud'"),
+    ("interface = \"i2c\"", "interface = \"spi\"", "i2c_bus", "i2c_bus is for a display on I2C; this one is "
+     "on SPI"),
+    ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
+     "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 24\nreset = 2", "columns",
+     "column 6: GPIO 24 is used twice (also by the display's dc, line 11)"),
+    ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
+     "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 2\nreset = 3", "3 = 7",
+     "seat 3's row: GPIO 7 is reserved for SPI0 CE1 (the display's bus)"),
+])
+def test_a_bad_matrix_pin_map_is_refused_naming_its_line(tmp_path, old, new, fragment, message):
+    refused(tmp_path, GOOD, old, new, fragment, message)
+
+
+SPI = """board = "pi"
+wiring = "matrix"
+[display]
+interface = "spi"
+dc = 2
+reset = 3
+[matrix]
+columns = [19, 20, 21, 22, 23, 24, 25, 26]
+host_row = 4
+[seats]
+1 = 5
+2 = 6
+3 = 12
+4 = 13
+5 = 14
+6 = 15
+7 = 16
+8 = 17
+9 = 18
+10 = 27
+"""
+
+
+def test_a_display_on_spi_takes_its_bus_and_frees_i2c_so_a_pi_header_wires_ten_seats(tmp_path):
+    pinmap = load_pinmap(write(tmp_path, SPI))
+    assert (pinmap.interface, pinmap.spi_port, pinmap.spi_device, pinmap.dc, pinmap.reset) == ("spi", 0, 0, 2, 3)
+    assert len(pinmap.seats) == 10
+    refused(tmp_path, SPI, "10 = 27", "10 = 27\n11 = 9", "11 = 9", "seat 11's row: GPIO 9 is reserved for SPI0 MISO")
+    refused(tmp_path, SPI, "reset = 3\n", "", "[display]", "a display on SPI needs its 'reset' pin")
+
+
+def refused(tmp_path, good, old, new, fragment, message):
+    assert old in good
+    text = good.replace(old, new, 1)
     with pytest.raises(ConfigError) as error:
         load_pinmap(write(tmp_path, text))
     assert message in str(error.value)
@@ -54,8 +132,8 @@ def test_a_bad_pin_map_is_refused_naming_its_line(tmp_path, old, new, fragment, 
 
 
 def test_a_toml_syntax_error_names_its_line(tmp_path):
-    text = GOOD.replace("ok = 7", "ok = = 7")
-    with pytest.raises(ConfigError, match=rf":{line_of(text, 'ok = = 7')}: not valid TOML"):
+    text = GOOD.replace("host_row = 4", "host_row = = 4")
+    with pytest.raises(ConfigError, match=rf":{line_of(text, 'host_row = = 4')}: not valid TOML"):
         load_pinmap(write(tmp_path, text))
 
 
@@ -67,9 +145,9 @@ def test_a_missing_pin_map_is_a_clear_error(tmp_path):
 def test_the_box_does_not_start_on_a_bad_pin_map(tmp_path):
     import subprocess
     import sys
-    path = write(tmp_path, GOOD.replace("ok = 7", "ok = 9"))
+    path = write(tmp_path, GOOD.replace("2 = 6", "2 = 5"))
     done = subprocess.run([sys.executable, "-m", "device.cli", "--mock", "--pinmap", str(path),
                            "--data", str(tmp_path / "data")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "GPIO 9 is used twice" in done.stderr
+    assert "GPIO 5 is used twice" in done.stderr
     assert not (tmp_path / "data").exists()

@@ -1,0 +1,105 @@
+"""The key matrix: a row per pad, a column per button, a diode per switch. One row at a time is driven low and
+the columns, pulled up, are read: a closed switch pulls its column low. Idle rows are high-impedance inputs,
+so two rows never fight through two closed keys even on a matrix built without diodes.
+
+The diodes (anode to the column, cathode to the row) make every key independent. Without them, three closed
+keys at three corners of a rectangle close the fourth as well: the row being read reaches a second column
+back through the other two keys (a ghost key). With them any number of keys may be held (n-key rollover).
+
+Debounce counts scans: a key changes state once it has read the same for `stable_scans` scans in a row, so
+chatter shorter than that is ignored. The scan is the clock: the loop runs one every `period` seconds, and a
+test (or the virtual box) may call `scan()` itself."""
+import itertools
+import threading
+
+from gpiozero import InputDevice
+
+
+class MatrixScanner:
+    def __init__(self, rows, columns, on_change, *, stable_scans=4, period=0.005, pin_factory=None):
+        self.on_change = on_change  # (row, column, pressed), rows and columns counted from 0
+        self.stable_scans = stable_scans
+        self.period = period
+        self._rows = [InputDevice(p, pull_up=None, active_state=False, pin_factory=pin_factory) for p in rows]
+        try:
+            self._columns = [InputDevice(p, pull_up=True, pin_factory=pin_factory) for p in columns]
+        except Exception:
+            self._close(self._rows)
+            raise
+        self.pressed = set()  # (row, column) of each key held, as debounced
+        self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+        self.scans = 0
+
+    def read(self):
+        """One pass over the matrix, undebounced: the keys that read closed."""
+        closed = set()
+        columns = [c.pin for c in self._columns]
+        for r, row in enumerate(self._rows):
+            pin = row.pin
+            pin.function = "output"
+            pin.state = 0
+            for c, column in enumerate(columns):
+                if not column.state:
+                    closed.add((r, c))
+            pin.function = "input"  # back to high-impedance
+        return closed
+
+    def idle_columns(self):
+        """The columns that read low with no row driven: shorted to ground (for `arbitro doctor`)."""
+        return [c for c, column in enumerate(self._columns) if not column.pin.state]
+
+    def scan(self):
+        """Read the matrix once and report the keys that changed, each once its new state has been read
+        `stable_scans` times in a row. Reports go out under the scan's lock, so a press is handled before
+        the next scan."""
+        with self._lock:
+            closed = self.read()
+            self.scans += 1
+            changed = []
+            for key in sorted((closed ^ self.pressed) | self._changing.keys()):
+                if (key in closed) == (key in self.pressed):
+                    del self._changing[key]  # it bounced back: chatter
+                    continue
+                count = self._changing.get(key, 0) + 1
+                if count < self.stable_scans:
+                    self._changing[key] = count
+                    continue
+                self._changing.pop(key, None)
+                self.pressed.symmetric_difference_update({key})
+                changed.append((*key, key in self.pressed))
+            for row, column, pressed in changed:
+                self.on_change(row, column, pressed)
+            return changed
+
+    def ghosts(self):
+        """Held keys that could be ghosts: the corners of every rectangle of held keys. With diodes all four
+        keys are really held; without, any one of them may be the ghost of the other three."""
+        held = self.pressed
+        found = set()
+        for (r1, c1), (r2, c2) in itertools.combinations(sorted(held), 2):
+            if r1 < r2 and c1 != c2 and (r1, c2) in held and (r2, c1) in held:
+                found |= {(r1, c1), (r2, c2), (r1, c2), (r2, c1)}
+        return found
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="matrix", daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.wait(self.period):
+            self.scan()
+
+    def close(self):
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=2)
+        with self._lock:
+            self._close(self._rows + self._columns)
+
+    @staticmethod
+    def _close(devices):
+        for device in devices:
+            device.close()
