@@ -83,7 +83,7 @@ def test_a_host_press_drives_the_host_panel(client, box):
 
 
 @pytest.mark.parametrize("payload, message", [
-    ({"seat": 4, "button": 1}, "unknown seat 4; this box wires seats 0 to 3 (counted from 0)"),
+    ({"seat": 12, "button": 1}, "unknown seat 12; this box wires seats 0 to 11 (counted from 0)"),
     ({"seat": 0, "button": 9}, "unknown button 9; a pad has buttons 1 to 8"),
     ({"seat": 0, "button": "1"}, "unknown button '1'"),
     ({"seat": True, "button": 1}, "unknown seat True"),

@@ -1,0 +1,175 @@
+"""The key-matrix scanner on gpiozero's mock pins, against a simulated matrix with and without diodes."""
+import threading
+
+import pytest
+
+from device.config import load_pinmap
+from device.matrix import MatrixScanner
+from device.pads import MatrixPads
+from device.simulated_matrix import SimulatedMatrix
+
+ROWS = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18]
+COLUMNS = [19, 20, 21, 22, 23, 24, 25, 26]
+
+
+@pytest.fixture
+def matrix(pin_factory):
+    """make(diodes=True) -> (simulated matrix, scanner, the changes it reported)."""
+    made = []
+
+    def make(diodes=True, stable_scans=4):
+        simulated = SimulatedMatrix(pin_factory, ROWS, COLUMNS, diodes=diodes)
+        changes = []
+        scanner = MatrixScanner(ROWS, COLUMNS, lambda *change: changes.append(change), stable_scans=stable_scans,
+                                pin_factory=pin_factory)
+        made.append(scanner)
+        return simulated, scanner, changes
+
+    yield make
+    for scanner in made:
+        scanner.close()
+
+
+def scans(scanner, count):
+    for _ in range(count):
+        scanner.scan()
+
+
+def test_a_single_press_is_reported_once_stable_and_so_is_its_release(matrix):
+    simulated, scanner, changes = matrix()
+    simulated.close(2, 5)
+    scans(scanner, 3)
+    assert changes == [] and scanner.pressed == set()  # three scans are not yet the debounce's four
+    scanner.scan()
+    assert changes == [(2, 5, True)] and scanner.pressed == {(2, 5)}
+    simulated.open(2, 5)
+    scans(scanner, 4)
+    assert changes == [(2, 5, True), (2, 5, False)] and scanner.pressed == set()
+
+
+def test_idle_rows_are_high_impedance_and_a_pass_drives_one_row_at_a_time(matrix, pin_factory):
+    simulated, scanner, _ = matrix()
+    driven, pulls_low = [], simulated.pulls_low
+
+    def spy(column):  # which rows are driven at each column read
+        driven.append([r for r, pin in enumerate(simulated.rows) if pin.function == "output"])
+        return pulls_low(column)
+
+    simulated.pulls_low = spy
+    everyone = list(range(len(ROWS)))
+    scanner.scan()  # idle: one look with every row driven finds nothing closed
+    assert driven == [everyone] * len(COLUMNS)
+    simulated.close(5, 5)
+    driven.clear()
+    scanner.scan()  # something is closed: then a pass, row by row
+    assert driven == [everyone] * len(COLUMNS) + [[r] for r in everyone for _ in COLUMNS]
+    assert all(pin.function == "input" and pin.pull == "floating" for pin in simulated.rows)
+    assert all(pin.pull == "up" for pin in simulated.columns)
+
+
+def test_every_seat_pressing_at_once_is_seen_in_the_same_scan(matrix):
+    simulated, scanner, changes = matrix()
+    for row in range(12):  # twelve seats lock in together, all on button 3
+        simulated.close(row, 2)
+    scans(scanner, 4)
+    assert changes == [(row, 2, True) for row in range(12)]
+
+
+def test_n_key_rollover_with_diodes_three_corners_are_three_keys_and_four_are_four(matrix):
+    simulated, scanner, changes = matrix(diodes=True)
+    for key in [(0, 0), (0, 1), (1, 0)]:
+        simulated.close(*key)
+    scans(scanner, 4)
+    assert scanner.pressed == {(0, 0), (0, 1), (1, 0)} and scanner.ghosts() == set()
+    simulated.close(1, 1)
+    scans(scanner, 4)
+    assert scanner.pressed == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert scanner.ghosts() == scanner.pressed  # a rectangle: on a matrix without diodes, one might be a ghost
+
+
+def test_without_diodes_three_corners_of_a_rectangle_close_a_ghost_fourth(matrix):
+    simulated, scanner, changes = matrix(diodes=False)
+    for key in [(0, 0), (0, 1), (1, 0)]:
+        simulated.close(*key)
+    scans(scanner, 4)
+    assert (1, 1) in scanner.pressed and (1, 1, True) in changes  # the ghost: nobody pressed it
+    assert scanner.ghosts() == {(0, 0), (0, 1), (1, 0), (1, 1)}
+
+
+def test_without_diodes_keys_that_share_no_row_or_column_stay_apart(matrix):
+    simulated, scanner, _ = matrix(diodes=False)
+    for key in [(0, 0), (1, 1), (2, 2)]:
+        simulated.close(*key)
+    scans(scanner, 4)
+    assert scanner.pressed == {(0, 0), (1, 1), (2, 2)} and scanner.ghosts() == set()
+
+
+def test_contact_chatter_shorter_than_the_debounce_is_no_press(matrix):
+    simulated, scanner, changes = matrix()
+    for _ in range(10):  # closed for three scans, open for one, again and again
+        simulated.close(4, 7)
+        scans(scanner, 3)
+        simulated.open(4, 7)
+        scanner.scan()
+    assert changes == []
+    simulated.close(4, 7)  # then it settles closed, with a bounce on the way
+    scans(scanner, 2)
+    simulated.open(4, 7)
+    scanner.scan()
+    simulated.close(4, 7)
+    scans(scanner, 4)
+    assert changes == [(4, 7, True)]
+
+
+def test_a_key_held_across_many_scans_is_one_press(matrix):
+    simulated, scanner, changes = matrix()
+    simulated.close(12, 0)  # the host panel's Menu, held
+    scans(scanner, 500)
+    assert changes == [(12, 0, True)] and scanner.pressed == {(12, 0)}
+    simulated.close(3, 3)  # another key comes and goes while it is held
+    scans(scanner, 4)
+    simulated.open(3, 3)
+    scans(scanner, 4)
+    assert changes == [(12, 0, True), (3, 3, True), (3, 3, False)] and scanner.pressed == {(12, 0)}
+
+
+def test_a_column_shorted_to_ground_reads_low_with_no_row_driven(matrix):
+    simulated, scanner, _ = matrix()
+    assert scanner.idle_columns() == []
+    simulated.columns[6].drive_low()  # a solder bridge to ground
+    assert scanner.idle_columns() == [6]
+
+
+def test_the_scanning_thread_reports_a_press_on_its_own(matrix):
+    simulated, scanner, _ = matrix()
+    seen = threading.Event()
+    scanner.on_change = lambda row, column, pressed: pressed and seen.set()
+    scanner.start()
+    simulated.close(9, 1)
+    assert seen.wait(2)
+    assert scanner.pressed == {(9, 1)}
+
+
+def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
+    pressed = []
+    pads = MatrixPads(load_pinmap(), lambda seat, button: pressed.append((seat, button)) or "seat",
+                      lambda name: pressed.append(name) or "host", pin_factory=pin_factory)
+    try:
+        assert pads.scanner.stable_scans == 4  # 20 ms of debounce at a scan every 5 ms
+        pads.tap(("seat", 11, 8), True)
+        assert pads.last[("seat", 11, 8)] == "seat" and pads.is_pressed(("seat", 11, 8))
+        pads.tap(("seat", 11, 8), False)
+        pads.tap(("host", "undo"), True)
+        pads.tap(("host", "undo"), False)
+        pads.simulated.close(12, 7)  # the host row's buttons 6–8 are not wired to anything
+        for _ in range(4):
+            pads.scanner.scan()
+        assert pressed == [(11, 8), "undo"] and not pads.is_pressed(("seat", 11, 8))
+    finally:
+        pads.close()
+    MatrixPads(load_pinmap(), print, print, pin_factory=pin_factory).close()  # closing freed every pin
+
+
+def test_a_simulated_matrix_needs_mock_pins():
+    with pytest.raises(TypeError, match="mock pins"):
+        SimulatedMatrix(object(), ROWS, COLUMNS)
