@@ -126,7 +126,9 @@ class MatrixPads(_Pads):
 
     def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, period=SCAN_PERIOD):
         super().__init__(on_seat, on_host)
-        factory = pin_factory or Device.ensure_pin_factory()
+        if pin_factory is None:  # gpiozero's default, as GPIOZERO_PIN_FACTORY chooses
+            Device.ensure_pin_factory()
+        factory = pin_factory or Device.pin_factory
         rows = list(pinmap.seats) + [pinmap.host]
         self.keys = [[("seat", seat, button) for button in range(1, BUTTONS_PER_PAD + 1)]
                      for seat in range(len(pinmap.seats))]

@@ -1,5 +1,5 @@
-"""A 12-seat Biglietti game in mock mode, mixing every way a seat can play: players 1–4 press the virtual box's
-pads (player 1 is the controller: the cursor to check, buttons 1–5 for the secret values), players 5–10 play from
+"""A 12-seat Biglietti game in mock mode on a box built with four pads wired direct (hardware/pinmap-direct.toml),
+mixing every way a seat can play: players 1–4 press the virtual box's pads (player 1 is the controller: the cursor to check, buttons 1–5 for the secret values), players 5–10 play from
 their phones (5–7 in Italian, 8–10 in English), and players 11 and 12, with neither, tell the host, who enters
 for them from the host page. A help round with a chain, a card delivered, six hiders and a hid-without-ticket
 double card, a give-back from a phone, then the Andata's end: the Pol.Fer. round, which player 7 wins. A local
@@ -16,6 +16,7 @@ from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
 from engine.rules import biglietti as B
 from tests.browser import SCREENSHOTS, Server, screenshot
+from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
 from web_companion.games.biglietti import texts
 
@@ -26,7 +27,7 @@ S, A, I, N, T = B.SCUSA, B.ACCUSA, B.IMPARZIALE, B.NASCONDITI, B.BIGLIETTO
 
 @pytest.fixture
 def server(tmp_path):
-    running = Server(tmp_path / "data", "--reveal-delay", "0")
+    running = Server(tmp_path / "data", "--reveal-delay", "0", "--pinmap", str(DIRECT_PINMAP))
     yield running
     running.stop()
 

@@ -173,3 +173,13 @@ def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
 def test_a_simulated_matrix_needs_mock_pins():
     with pytest.raises(TypeError, match="mock pins"):
         SimulatedMatrix(object(), ROWS, COLUMNS)
+
+
+def test_on_gpiozero_s_default_mock_pins_the_matrix_is_simulated(pin_factory):
+    """Defect: with no factory handed in (as `arbitro --mock` runs), the pads found none and could not press."""
+    pads = MatrixPads(load_pinmap(), lambda seat, button: "pressed", print)
+    try:
+        pads.tap(("seat", 0, 1), True)
+        assert pads.last == {("seat", 0, 1): "pressed"}
+    finally:
+        pads.close()
