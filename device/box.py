@@ -13,6 +13,7 @@ from .display import Display, png
 from .menu import HostMenu
 from .pads import make_pads
 from .presenter import Presenter
+from .sounds import Sounds
 from .texts import text
 
 
@@ -23,17 +24,23 @@ class Box:
     the device."""
 
     host_buttons = HOST_BUTTONS
+    power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
-                 sleep=time.sleep, pin_factory=None):
+                 sleep=time.sleep, pin_factory=None, power_off=None):
         self.table = table
         self.pinmap = pinmap
         self.lang = pinmap.language
         self.display = Display(device)
         self.url = url
-        self.menu = HostMenu(table, self.wired_seats, self.lang, url)
+        self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off)
         self.presenter = Presenter(self.lang)
         self.sleep = sleep
+        self.schedule = schedule
+        self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
+        self._pressing = self._revealed = False
+        self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
+                       if pinmap.buzzer is not None else None)
         self.notice = None  # a rejected press, shown in the title until the next input
         self.overlay = None  # a seat's cursor screen, shown until the next input
         self.cursors = {}  # seat -> Cursor
@@ -54,8 +61,18 @@ class Box:
             if self.claims.confirm(("seat", seat)):  # the press proves a phone sits here; no pick
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'phone_joined')}"
                 self.refresh()
+                self.sound("tick")
                 return {"seat": seat, "button": button, "status": "claimed"}
-            return self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
+            self._revealed = False  # a reveal this press causes sounds after its tick
+            self._pressing = True
+            try:
+                outcome = self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
+            finally:
+                self._pressing = False
+            self.sound("refused" if outcome["status"] == "rejected" else "tick")
+            if self._revealed:
+                self.sound("reveal")
+            return outcome
 
     def _pad_press(self, seat, button):
         if not seat < self.table.seats:
@@ -100,6 +117,10 @@ class Box:
 
     def host_pressed(self, name):
         with self.table.lock:
+            self.sound("tick")
+            if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
+                self._menu_presses += 1
+                self.schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
             unwired = [("seat", s) for s in range(self.wired_seats, self.table.seats)]
             if name == "ok" and self.claims.confirm(("host",), *unwired):
                 self.refresh()
@@ -113,6 +134,13 @@ class Box:
             self.notice = None
             self.refresh()
             return {"host": name, "status": "done", "message": self.menu.message}
+
+    def _menu_held(self, press):
+        if press == self._menu_presses and self.pads.is_pressed(("host", "menu")):
+            with self.table.lock:
+                self.overlay = None
+                self.menu.open("poweroff")
+                self.refresh()
 
     def new_game(self, game, seats, options=None):
         """Start a game: seats beyond the pads the pin map wires play from phones (or through the host)."""
@@ -142,7 +170,12 @@ class Box:
                 self._game_id = self.table.game_id
                 self.cursors.clear()
             else:
+                queued = len(self.presenter.pages)
                 self.presenter.update(view)
+                if len(self.presenter.pages) > queued and self._pressing:  # something was revealed
+                    self._revealed = True
+                elif len(self.presenter.pages) > queued:
+                    self.sound("reveal")
             if self.menu.is_open:
                 screen = self.menu.screen()
             elif view.get("game") is None:
@@ -152,6 +185,10 @@ class Box:
             if self.notice:
                 screen = replace(screen, title=self.notice)
             self.display.show(screen)  # the display's own thread sends it, off this lock
+
+    def sound(self, name):
+        if self.sounds:
+            self.sounds.play(name)
 
     def oled_png(self):
         with self.table.lock:
@@ -172,22 +209,26 @@ class Box:
                 labels = list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
             return [text(self.lang, label, game) if label else "" for label in labels]
 
-    def press(self, seat=None, button=None, host=None):
+    def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button of the virtual box (mock mode) as a finger would: held past the
-        debounce. Returns what the press did (None when it did nothing)."""
+        debounce, or for `hold` seconds. Returns what the press did (None when it did nothing)."""
         key = ("host", host) if host is not None else ("seat", seat, button)
-        hold = self.pinmap.debounce_ms / 1000 * 1.5
+        settle = self.pinmap.debounce_ms / 1000 * 1.5
+        hold = settle if hold is None else hold
         self.pads.last.pop(key, None)
         self.pads.tap(key, True)
         outcome = self.pads.last.pop(key, None)
         self.sleep(hold)
         self.pads.tap(key, False)
-        self.sleep(hold)
+        self.sleep(settle)
         return outcome
 
     def close(self):
         self.pads.close()
         self.display.close()
+        if self.sounds:
+            self.sounds.close()
 
 
 CURSOR_LABELS = ["<", ">", "", "", "", "", "back", "OK"]
+

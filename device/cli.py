@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import secrets
+import subprocess
 import sys
 from pathlib import Path
 
@@ -128,8 +129,9 @@ def box_main(argv):
         parser.error("--game and --seats go together")
     if args.rolls and not args.mock:
         parser.error("--rolls is for mock mode only: a real box always rolls live")
-    if args.mock:  # before gpiozero is imported
+    if args.mock:  # before gpiozero is imported; PWM-capable mock pins, for a passive buzzer
         os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+        os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
     try:
         return serve(args)
     except StartError as e:
@@ -158,6 +160,20 @@ class LoadedDie:
             face = self.faces.pop(0)
             return [next(a for a in population if a["outcome"] == face)]
         return self.live.choices(population, weights)
+
+
+def power_off():
+    """Shut the Pi down cleanly (the journal is on disk already). The service's user may: install.sh gives it
+    a polkit rule for logind's power-off."""
+    done = subprocess.run(["systemctl", "poweroff"], capture_output=True, text=True)
+    if done.returncode:
+        logging.error("cannot power off: %s", done.stderr.strip() or f"systemctl exited {done.returncode}")
+    return done.returncode == 0
+
+
+def mock_power_off():
+    logging.info("mock mode: a real box would power off now")
+    return False
 
 
 class StartError(Exception):
@@ -194,7 +210,8 @@ def serve(args):
     url = box_url(host, args.port)
     try:
         # The display opens on its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, lambda: open_device(pinmap, args.mock), url=url)
+        box = Box(table, pinmap, lambda: open_device(pinmap, args.mock), url=url,
+                  power_off=mock_power_off if args.mock else power_off)
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
         raise StartError(f"the box's hardware is not answering ({type(e).__name__}: {e}); on a computer "

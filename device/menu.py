@@ -11,12 +11,14 @@ INGAME = ("back", "join", "end")  # the first entry only closes the menu
 
 
 class HostMenu:
-    def __init__(self, table, wired_seats, language, url=None):
+    def __init__(self, table, wired_seats, language, url=None, power_off=None):
         self.table = table
+        self.power_off = power_off  # shuts the Pi down; True once it is going down
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        self.mode = None  # None (closed), "setup", "undo", "ingame", "join" or "end"
+        # None (closed), "setup", "undo", "ingame", "join", "end", "poweroff" (asking) or "off" (going down)
+        self.mode = None
         self.step = 0  # the setup step shown
         self.ingame = 0  # the chosen entry of the in-game menu
         self.games = list(GAMES)  # in the order they are registered
@@ -48,6 +50,8 @@ class HostMenu:
     def press(self, name):
         """Handle a host button; returns True when the menu used it (else the presentation may)."""
         self.message = None
+        if self.mode == "off":  # the Pi is shutting down: nothing more to do
+            return True
         if name == "undo":
             if self.table.game is None:
                 return True
@@ -59,7 +63,7 @@ class HostMenu:
                 self.open("ingame" if playing else "setup")
                 return True
             return False
-        if self.mode in ("undo", "end"):
+        if self.mode in ("undo", "end", "poweroff"):
             return self._confirm(name)
         if self.mode == "join":
             self.mode = None
@@ -122,6 +126,12 @@ class HostMenu:
         mode, self.mode = self.mode, None
         if name != "ok":
             return True
+        if mode == "poweroff":
+            if self.power_off and self.power_off():
+                self.mode = "off"
+            else:
+                self.message = text(self.lang, "poweroff_mock")
+            return True
         try:
             if mode == "undo":
                 self.table.undo()
@@ -152,8 +162,10 @@ class HostMenu:
             entries = [text(lang, f"menu_{entry}") for entry in INGAME]
             return Screen(text(lang, "menu"), tuple(f"{'>' if i == self.ingame else ' '}{entry}"
                                                     for i, entry in enumerate(entries)) + (text(lang, "ok_choose"),))
-        if self.mode in ("undo", "end"):
-            question = text(lang, "undo_confirm" if self.mode == "undo" else "end_confirm")
+        if self.mode == "off":
+            return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
+        if self.mode in ("undo", "end", "poweroff"):
+            question = text(lang, f"{self.mode}_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))
         steps = self._steps()
         key = steps[self.step]

@@ -300,3 +300,33 @@ def test_a_card_name_is_never_split_across_two_pages():
         ("G1 Salto atletico", "G2 Spunto", "   interessante"),
         ("G3 Ordine del capo", "   spedizione", "G4 Vertigini")]
     assert [p.title for p in pages] == ["Match 1: carte 1/2", "Match 1: carte 2/2"]
+
+
+def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, clock):
+    powered_off = []
+    box = make_box(power_off=lambda: powered_off.append(True) or True)
+    box.table.new_game("ponte", 3)
+    host(box, "menu")  # a short press: the in-game menu, nothing more
+    clock.advance(10)
+    assert box.menu.mode == "ingame"
+    host(box, "menu")
+    box.press(host="menu", hold=4.0)  # held, but not long enough
+    assert box.menu.mode == "ingame"
+    box.press(host="menu", hold=5.5)
+    assert box.menu.mode == "poweroff"
+    assert box.display.screen.lines == ("Spegnere la scatola?", "OK: sì  Menu: no")
+    host(box, "menu")  # no
+    assert box.menu.mode is None and powered_off == []
+    box.press(host="menu", hold=5.5)
+    host(box, "ok")
+    assert powered_off == [True] and box.menu.mode == "off"
+    assert "Si spegne" in box.display.screen.lines[0]
+    host(box, "ok")  # going down: nothing more happens
+    assert box.menu.mode == "off" and box.table.view()["game"] == "ponte"
+
+
+def test_in_mock_mode_powering_off_is_only_said(make_box, clock):
+    box = make_box(power_off=lambda: False)
+    box.press(host="menu", hold=5.5)
+    assert host(box, "ok")["message"] == "Modalità mock: non si spegne"
+    assert box.menu.mode is None

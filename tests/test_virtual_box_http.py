@@ -89,6 +89,8 @@ def test_a_host_press_drives_the_host_panel(client, box):
     ({"seat": True, "button": 1}, "unknown seat True"),
     ({"host": "reset"}, "unknown host button 'reset'"),
     ({"seat": 0}, "unexpected keys ['seat']"),
+    ({"host": "ok", "hold": True}, "only Menu is held"),
+    ({"host": "menu", "hold": 5}, "only Menu is held"),
     ([0, 1], "send a JSON object"),
 ])
 def test_a_malformed_press_is_400_and_changes_nothing(client, box, payload, message):
@@ -97,6 +99,12 @@ def test_a_malformed_press_is_400_and_changes_nothing(client, box, payload, mess
     assert response.status_code == 400
     assert message in response.get_json()["error"]
     assert (box.table.version, box.display.frame) == (version, frame)
+
+
+def test_holding_menu_on_the_virtual_box_asks_to_power_off(client, box):
+    body = client.post("/box/press", json={"host": "menu", "hold": True}).get_json()
+    assert body["status"] == "done" and box.menu.mode == "poweroff"
+    assert box.display.screen.lines[0] == "Spegnere la scatola?"
 
 
 def test_a_press_that_is_not_json_is_400(client):

@@ -35,11 +35,14 @@ def press():
     box = _box()
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"}")
-    if set(body) == {"host"}:
+        fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"} "
+                  "(or {\"host\": \"menu\", \"hold\": true})")
+    if set(body) in ({"host"}, {"host", "hold"}):
         if body["host"] not in box.host_buttons:
             fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(box.host_buttons)}")
-        outcome = box.press(host=body["host"])
+        if body.get("hold", False) is not (body["host"] == "menu" and "hold" in body):
+            fail(400, "only Menu is held (\"hold\": true), to power the box off")
+        outcome = box.press(host=body["host"], hold=box.power_off_hold + 0.5 if "hold" in body else None)
     elif set(body) == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
         if type(seat) is not int or not 0 <= seat < box.wired_seats:

@@ -60,7 +60,7 @@ async function refresh(force) {
 document.querySelectorAll("[data-host]").forEach((button) =>
   button.addEventListener("click", (event) => {
     if (event.detail > 0) button.blur();
-    press({host: button.dataset.host}, button);
+    press(button.dataset.hold ? {host: button.dataset.host, hold: true} : {host: button.dataset.host}, button);
   }));
 
 const shortcuts = {Escape: "menu", ArrowLeft: "prev", ArrowRight: "next", Enter: "ok", u: "undo", U: "undo"};
@@ -68,7 +68,7 @@ document.addEventListener("keydown", (event) => {
   const host = shortcuts[event.key];
   if (!host || event.target.closest("[data-seat]")) return;
   event.preventDefault();
-  press({host}, document.querySelector(`[data-host="${host}"]`));
+  press({host}, document.querySelector(`[data-host="${host}"]:not([data-hold])`));
 });
 
 refresh(true);

@@ -1,0 +1,63 @@
+"""The buzzer: feedback for a player pressing under the table without looking up. A short tick when a press
+is taken, a low double buzz when it is refused, a rising chord (three notes, one after the other: a buzzer
+sounds one at a time) at each reveal. Sounds play on a thread of their own, so a press never waits for one;
+a backlog is dropped rather than let sounds lag behind the table."""
+import queue
+import threading
+import time
+
+from gpiozero import Buzzer, TonalBuzzer
+from gpiozero.tones import Tone
+
+REST = None
+SOUNDS = {  # name -> (frequency in Hz or REST, seconds) in order
+    "tick": ((1760, 0.025),),
+    "refused": ((220, 0.12), (REST, 0.06), (220, 0.12)),
+    "reveal": ((523, 0.09), (659, 0.09), (784, 0.2)),
+}
+BACKLOG = 3
+
+
+class Sounds:
+    """An active buzzer (`kind = "active"`: it beeps by itself, so notes become beeps of their length) or a
+    passive piezo (`"passive"`: the box plays each note's frequency)."""
+
+    def __init__(self, pin, kind, *, pin_factory=None, sleep=time.sleep):
+        self.sleep = sleep
+        if kind == "passive":
+            self.device = TonalBuzzer(pin, octaves=3, pin_factory=pin_factory)
+        else:
+            self.device = Buzzer(pin, pin_factory=pin_factory)
+        self._queue = queue.Queue(BACKLOG)
+        self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
+        self._thread.start()
+
+    def play(self, name):
+        try:
+            self._queue.put_nowait(name)
+        except queue.Full:
+            pass  # behind already: this one would come too late to mean anything
+
+    def _run(self):
+        while (name := self._queue.get()) is not None:
+            self.sound(name)
+
+    def sound(self, name):
+        """Play a sound now, on this thread."""
+        for frequency, seconds in SOUNDS[name]:
+            if frequency is REST:
+                self.device.off() if isinstance(self.device, Buzzer) else self.device.stop()
+            elif isinstance(self.device, Buzzer):
+                self.device.on()
+            else:
+                self.device.play(Tone.from_frequency(frequency))
+            self.sleep(seconds)
+        self.device.off() if isinstance(self.device, Buzzer) else self.device.stop()
+
+    def close(self):
+        try:
+            self._queue.put(None, timeout=1)
+        except queue.Full:
+            pass
+        self._thread.join(timeout=2)
+        self.device.close()
