@@ -130,7 +130,7 @@ class HostMenu:
             if self.power_off and self.power_off():
                 self.mode = "off"
             else:
-                self.message = text(self.lang, "poweroff_mock")
+                self.message = text(self.lang, "poweroff_failed")
             return True
         try:
             if mode == "undo":

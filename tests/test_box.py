@@ -325,8 +325,8 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
     assert box.menu.mode == "off" and box.table.view()["game"] == "ponte"
 
 
-def test_in_mock_mode_powering_off_is_only_said(make_box, clock):
+def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, clock):
     box = make_box(power_off=lambda: False)
     box.press(host="menu", hold=5.5)
-    assert host(box, "ok")["message"] == "Modalità mock: non si spegne"
+    assert host(box, "ok")["message"] == "Non si spegne: vedi il log"
     assert box.menu.mode is None
