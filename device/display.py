@@ -97,7 +97,8 @@ class Display:
     """The latest screen, and a thread of its own that puts it on the panel: the table's lock is never held
     while bytes go down the wire, so a slow or failing display delays no press and no phone. Frames that
     came while the panel was busy are skipped for the newest. A display that is missing at start or fails
-    later is logged, reported in `status`, and opened again every `retry` seconds; the box referees on."""
+    later is logged, reported in `status` (to every `subscribe`d callback as it changes, for the phones), and
+    opened again every `retry` seconds; the box referees on."""
 
     OK, STARTING, FAILING = "ok", "starting", "failing"
 
@@ -111,6 +112,7 @@ class Display:
         self.status = self.STARTING
         self._panel = None
         self._closed = False
+        self._subscribers = []
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
         self._thread.start()
@@ -123,6 +125,16 @@ class Display:
             self.screen, self.image = screen, image
             self.frame += 1
             self._changed.notify_all()
+
+    def subscribe(self, callback):
+        """callback(status) on the display's thread whenever the status changes: keep it short."""
+        self._subscribers.append(callback)
+
+    def _set_status(self, status):
+        if status != self.status:
+            self.status = status
+            for callback in self._subscribers:
+                callback(status)
 
     def _run(self):
         log = logging.getLogger(__name__)
@@ -141,14 +153,16 @@ class Display:
                 if self.status != self.FAILING:
                     log.error("the OLED is not answering (%s: %s): the box goes on; trying again every %s s",
                               type(e).__name__, e, self.retry)
-                self.status, self._panel = self.FAILING, None
+                self._panel = None
+                self._set_status(self.FAILING)
                 with self._changed:
                     self._changed.wait_for(lambda: self._closed, timeout=self.retry)
                 continue
             if self.status == self.FAILING:
                 log.warning("the OLED answers again")
+            self._set_status(self.OK)
             with self._changed:
-                self.sent, self.status = frame, self.OK
+                self.sent = frame
                 self._changed.notify_all()
 
     def wait_sent(self, timeout=5.0):

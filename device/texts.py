@@ -20,7 +20,7 @@ TEXTS = {
         "labels_note": "In piccolo, sotto: cosa fa il tasto quando il box fa scegliere col cursore.",
         "key_prev": "cursore <", "key_next": "cursore >", "key_back": "indietro", "key_ok": "OK",
         "poweroff_confirm": "Spegnere la scatola?", "powering_off": "Si spegne: stacca la corrente a LED verde "
-        "spento", "poweroff_failed": "Non si spegne: vedi il log", "display_failing": "display non risponde",
+        "spento", "poweroff_failed": "Non si spegne: vedi il log",
     },
     "en": {
         "title": "Arbitro", "press_menu": "Menu: choose a game", "new_game": "New game",
@@ -37,7 +37,7 @@ TEXTS = {
         "labels_note": "Small, below: what the key does when the box asks you to choose with the cursor.",
         "key_prev": "cursor <", "key_next": "cursor >", "key_back": "back", "key_ok": "OK",
         "poweroff_confirm": "Power the box off?", "powering_off": "Shutting down: unplug once the green LED is "
-        "off", "poweroff_failed": "Not powering off: see the log", "display_failing": "display not answering",
+        "off", "poweroff_failed": "Not powering off: see the log",
     },
 }
 assert all(set(TEXTS[lang]) == set(TEXTS["it"]) for lang in LANGUAGES)

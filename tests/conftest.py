@@ -72,7 +72,7 @@ def pin_factory():
 
 @pytest.fixture
 def make_box(tmp_path, clock, pin_factory):
-    """make_box(seed=…, reveal_delay=…) -> a Box on mock pins, the dummy OLED and a manual clock."""
+    """make_box(seed=…, reveal_delay=…) -> a Box on mock pins, the dummy OLED (or `device`) and a manual clock."""
     import random
 
     from luma.core.device import dummy
@@ -83,11 +83,12 @@ def make_box(tmp_path, clock, pin_factory):
     made = []
 
     def make(seed=1, reveal_delay=0.0, data=tmp_path / "data", url=None, pins=pin_factory, pinmap=None,
-             power_off=None):
+             power_off=None, device=None):
         table = Table(Journal(data / "journal.sqlite3"), random=random.Random(seed), reveal_delay=reveal_delay,
                       schedule=clock.schedule)
-        box = Box(table, load_pinmap(*[pinmap] if pinmap else []), dummy(width=128, height=64, mode="1"), url=url, clock=clock,
-                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pins, power_off=power_off)
+        box = Box(table, load_pinmap(*[pinmap] if pinmap else []), device or dummy(width=128, height=64, mode="1"),
+                  url=url, clock=clock, schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
+                  power_off=power_off)
         made.append(box)
         return box
 

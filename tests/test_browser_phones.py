@@ -153,3 +153,25 @@ def test_a_redraw_for_another_seat_s_move_keeps_the_group_a_phone_has_open(serve
     alice.wait_for_selector(".prompt .choice.back")
     alice.evaluate("ARBITRO.redraw()")
     assert alice.locator(".prompt .choice.back").count() == 1  # the boat is still open
+
+
+@pytest.mark.parametrize("locale, words", [("it-IT", "Il display della scatola non risponde"),
+                                           ("en-GB", "The box's display is not answering")])
+def test_a_phone_says_when_the_box_display_is_not_answering(server, browser, locale, words):
+    view = json.load(urllib.request.urlopen(server.url + "/api/table"))
+    page = browser.new_context(locale=locale, **PHONE).new_page()
+    health = {"display": "failing"}
+
+    def stream(route):  # the box's stream as it is while the OLED fails (the mock box's dummy display never does)
+        route.fulfill(status=200, content_type="text/event-stream",
+                      body=f"retry: 500\n\nevent: box\ndata: {json.dumps(health)}\n\n"
+                           f"id: {view['version']}\nevent: view\ndata: {json.dumps(view)}\n\n")
+
+    page.route("**/api/stream*", stream)
+    page.goto(server.url + "/")
+    notice = page.locator("#box-notice")
+    notice.wait_for()
+    assert words in notice.inner_text() and page.locator("#main").inner_text() != ""
+    screenshot(page, f"phone-display-failing-{locale[:2]}")
+    health = {"display": "ok"}  # the browser reconnects and hears the display is back
+    notice.wait_for(state="hidden")

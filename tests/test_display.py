@@ -1,6 +1,7 @@
 """The display off the hot path: luma.oled's real SSD1306 and SH1106 drivers on a serial interface that keeps
 every byte (decoded back into the frame), only the changed pages sent after the first frame, a slow panel
 that never delays a press, and a missing or failing one that the box survives and opens again."""
+import json
 import logging
 import threading
 import time
@@ -11,6 +12,7 @@ from PIL import Image
 
 from device import screens
 from device.display import HEIGHT, WIDTH, Display, Panel, render
+from web_companion import create_app
 
 
 class Wire:
@@ -169,6 +171,35 @@ def test_while_the_display_fails_its_status_says_so_and_the_latest_frame_waits()
         assert display.wait_sent() and opener.shown == [render(SECOND).tobytes()]
     finally:
         display.close()
+
+
+def test_the_phones_are_told_when_the_display_fails_and_when_it_answers_again(make_box):
+    opener = Flaky(missing=10 ** 6)
+    box = make_box(device=opener)
+    box.display.retry = 0.01
+    client = create_app(box, mock=False).test_client()
+    stream = client.get("/api/stream", buffered=False)
+    chunks = iter(stream.response)
+    assert next(chunks).decode() == "retry: 2000\n\n"
+    deadline = time.monotonic() + 2
+    while client.get("/api/box").get_json() != {"display": "failing"}:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    events = [next(chunks).decode() for _ in range(2)]  # box health first, then the view
+    assert events[-1].startswith("id: ") and box_events(events)[-1] in ({"display": "starting"},
+                                                                        {"display": "failing"})
+    box.press(host="menu")  # the box referees on: a press is taken while nothing can be drawn
+    assert box.menu.mode == "setup"
+    opener.missing = 0
+    for chunk in chunks:
+        if box_events([chunk.decode()]) == [{"display": "ok"}]:
+            break
+    assert client.get("/api/box").get_json() == {"display": "ok"}
+    stream.close()
+
+
+def box_events(chunks):
+    return [json.loads(c.split("data: ", 1)[1]) for c in chunks if c.startswith("event: box\n")]
 
 
 @pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])

@@ -167,6 +167,7 @@ def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
     assert response.mimetype == "text/event-stream"
     chunks = iter(response.response)
     assert next(chunks).decode() == "retry: 2000\n\n"
+    assert next(chunks).decode().startswith("event: box\ndata: {\"display\": ")
     first = next(chunks).decode()
     assert first.startswith(f"id: {box.table.version}\nevent: view\ndata: ")
     assert json.loads(first.split("data: ", 1)[1])["version"] == box.table.version

@@ -25,4 +25,4 @@ def create_app(box, *, mock=False):
 
 def init_app(app, box):
     """Services the blueprints share: the change feed every phone waits on."""
-    app.config["CHANGES"] = Changes(box.table)
+    app.config["CHANGES"] = Changes(box.table, box.display)

@@ -1,4 +1,5 @@
-"""The JSON API everyone may read: the public view (long-poll with ?since=), the live stream, the games."""
+"""The JSON API everyone may read: the public view (long-poll with ?since=), the live stream, the box's health,
+the games."""
 import json
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -38,22 +39,34 @@ def table():
     return jsonify(viewed(box(), request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)))
 
 
+@bp.get("/box")
+def box_health():
+    """How the box itself is (the stream sends it as `box` events; polling phones ask here)."""
+    return jsonify(current_app.config["CHANGES"].health())
+
+
 @bp.get("/stream")
 def stream():
-    """Server-Sent Events: each event is the full view for this viewer with its version."""
+    """Server-Sent Events: `view` events carry the full view for this viewer with its version; `box` events
+    the box's health (whether its display answers), kept apart so the view keys stay those of the replay."""
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
 
     def events():
-        version = None
+        version = health = None
         yield "retry: 2000\n\n"
         while True:
-            if version == the_box.table.version and not changes.wait(version, KEEP_ALIVE):
+            if (version == the_box.table.version and health == changes.health()
+                    and not changes.wait(version, KEEP_ALIVE, health)):
                 yield ": keep-alive\n\n"
                 continue
-            shown = viewed(the_box, wants_seat, token)  # the seat again each time: a token dies with its game
-            version = shown["version"]
-            yield f"id: {version}\nevent: view\ndata: {json.dumps(shown, ensure_ascii=False)}\n\n"
+            if health != changes.health():
+                health = changes.health()
+                yield f"event: box\ndata: {json.dumps(health)}\n\n"
+            if version != the_box.table.version:
+                shown = viewed(the_box, wants_seat, token)  # the seat again each time: a token dies with its game
+                version = shown["version"]
+                yield f"id: {version}\nevent: view\ndata: {json.dumps(shown, ensure_ascii=False)}\n\n"
 
     return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -1,18 +1,25 @@
-"""Live updates: every phone waits on one condition that the table's subscription wakes."""
+"""Live updates: every phone waits on one condition that the table's and the display's subscriptions wake."""
 import threading
 
 
 class Changes:
-    def __init__(self, table):
-        self.table = table
+    def __init__(self, table, display):
+        self.table, self.display = table, display
         self._changed = threading.Condition()
         table.subscribe(self._notify)
+        display.subscribe(self._notify)
 
-    def _notify(self, version):
+    def _notify(self, _):
         with self._changed:
             self._changed.notify_all()
 
-    def wait(self, since, timeout):
-        """Block until the table's version differs from `since` (or the timeout); True if it does."""
+    def health(self):
+        """What the phones say about the box itself (not the game): whether its display answers."""
+        return {"display": self.display.status}
+
+    def wait(self, since, timeout, health=None):
+        """Block until the table's version differs from `since`, or the box's health from `health` when given
+        (or the timeout); True if one does."""
         with self._changed:
-            return self._changed.wait_for(lambda: self.table.version != since, timeout)
+            return self._changed.wait_for(
+                lambda: self.table.version != since or (health is not None and self.health() != health), timeout)

@@ -12,6 +12,8 @@ PAGE = {
         "seat_n": "Giocatore {n}", "locked": "ha scelto", "picking": "sta scegliendo",
         "result": "Risultato", "winners": "Vince", "losers": "Perde",
         "draw": "Pareggio", "live": "in diretta", "offline": "riconnessione…",
+        "display_failing": "Il display della scatola non risponde: la partita va avanti, seguila qui. Controlla "
+        "il cavo del display; la scatola lo riprova da sola.",
         "choose_seat": "Scegli il tuo posto", "claim_help": "Ora premi un tasto qualsiasi sulla pulsantiera del "
         "giocatore {n} entro {s} secondi: quel tasto non gioca.",
         "claim_help_host": "Il giocatore {n} non ha pulsantiera: chiedi all'host di premere OK sul box entro {s} "
@@ -37,6 +39,8 @@ PAGE = {
         "seat_n": "Player {n}", "locked": "has picked", "picking": "is picking",
         "result": "Result", "winners": "Wins", "losers": "Loses",
         "draw": "A draw", "live": "live", "offline": "reconnecting…",
+        "display_failing": "The box's display is not answering: the game goes on, follow it here. Check the "
+        "display's cable; the box keeps trying it.",
         "choose_seat": "Choose your seat", "claim_help": "Now press any button on player {n}'s pad within {s} "
         "seconds: that press plays nothing.",
         "claim_help_host": "Player {n} has no pad: ask the host to press OK on the box within {s} seconds.",

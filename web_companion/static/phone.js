@@ -48,6 +48,13 @@ const ARBITRO = (() => {
   }
   const attempt = (promise) => promise.catch((e) => showError(e.message));
 
+  // The box's own health, apart from the game: a display that does not answer is said on every phone.
+  function showHealth(health) {
+    const notice = document.getElementById("box-notice");
+    notice.hidden = health.display !== "failing";
+    notice.textContent = notice.hidden ? "" : t("display_failing");
+  }
+
   // -- live views ---------------------------------------------------------------------------------------
   // Draws the last view again: a game's panel calls it when a tap changes only what is selected on the page.
   let redrawLast = () => {};
@@ -72,6 +79,7 @@ const ARBITRO = (() => {
           const since = version === null ? "" : "since=" + version;
           const response = await fetch("/api/table?" + [query, since].filter(Boolean).join("&"), {cache: "no-store"});
           accept(await response.json());
+          showHealth(await (await fetch("/api/box", {cache: "no-store"})).json());
           live(true);
         } catch (e) {
           live(false);
@@ -82,6 +90,7 @@ const ARBITRO = (() => {
     if (!window.EventSource) return poll();
     const source = new EventSource("/api/stream" + (query ? "?" + query : ""));
     source.addEventListener("view", (event) => { failures = 0; live(true); accept(JSON.parse(event.data)); });
+    source.addEventListener("box", (event) => showHealth(JSON.parse(event.data)));
     source.addEventListener("error", () => {
       live(false);
       if (++failures >= 3) {  // the browser keeps retrying; after three misses, poll instead
