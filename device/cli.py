@@ -192,7 +192,7 @@ def serve(args):
 
     from .box import Box
     from .config import ConfigError, load_pinmap
-    from .display import open_device
+    from .display import device_opener
     from .network import box_url
 
     try:
@@ -210,7 +210,7 @@ def serve(args):
     url = box_url(host, args.port)
     try:
         # The display opens on its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, lambda: open_device(pinmap, args.mock), url=url,
+        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url,
                   power_off=mock_power_off if args.mock else power_off)
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()

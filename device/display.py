@@ -4,6 +4,8 @@ import logging
 import threading
 
 import segno
+from gpiozero import DigitalOutputDevice
+from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 from PIL import Image, ImageDraw, ImageFont
 
@@ -149,7 +151,7 @@ class Display:
                 if self._panel is None:
                     self._panel = Panel(self._open())
                 self._panel.send(image)
-            except (OSError, LumaError) as e:
+            except (OSError, LumaError, GPIOZeroError) as e:
                 if self.status != self.FAILING:
                     log.error("the OLED is not answering (%s: %s): the box goes on; trying again every %s s",
                               type(e).__name__, e, self.retry)
@@ -177,13 +179,49 @@ class Display:
         self._thread.join(timeout=2)
 
 
-def open_device(pinmap, mock):
+class LumaGPIO:
+    """The RPi.GPIO calls luma's SPI interface makes (setup, output, cleanup), on gpiozero: the display's DC and
+    reset pins go through the pads' pin factory (lgpio on a Pi 5, where RPi.GPIO does not run). A pin is
+    claimed once and kept when the display is opened again after a failure."""
+
+    OUT, LOW, HIGH = "out", 0, 1
+
+    def __init__(self, pin_factory=None):
+        self.pin_factory = pin_factory
+        self.pins = {}
+
+    def setup(self, pin, mode):
+        if pin not in self.pins:
+            self.pins[pin] = DigitalOutputDevice(pin, pin_factory=self.pin_factory)
+
+    def output(self, pin, level):
+        self.pins[pin].value = level
+
+    def cleanup(self, pins=None):
+        for pin in list(self.pins) if pins is None else pins:
+            if pin in self.pins:
+                self.pins.pop(pin).close()
+
+
+def device_opener(pinmap, mock, pin_factory=None):
+    """How the display's thread opens the panel, at start and again after a failure: the pin map's driver on
+    I2C or SPI, with its rotation and contrast; luma's dummy device in mock mode."""
+    from luma.core.interface import serial
+    from luma.oled import device as oled
+
     if mock:
         from luma.core.device import dummy
-        return dummy(width=WIDTH, height=HEIGHT, mode="1")
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled
-    device = getattr(oled, pinmap.driver)(i2c(port=pinmap.i2c_bus, address=pinmap.i2c_address),
-                                          rotate=pinmap.rotate)
-    device.contrast(pinmap.contrast)
-    return device
+        return lambda: dummy(width=WIDTH, height=HEIGHT, mode="1")
+    gpio = LumaGPIO(pin_factory) if pinmap.interface == "spi" else None
+
+    def open_panel():
+        if gpio is None:
+            wire = serial.i2c(port=pinmap.i2c_bus, address=pinmap.i2c_address)
+        else:
+            wire = serial.spi(gpio=gpio, port=pinmap.spi_port, device=pinmap.spi_device, gpio_DC=pinmap.dc,
+                              gpio_RST=pinmap.reset)
+        device = getattr(oled, pinmap.driver)(wire, rotate=pinmap.rotate)
+        device.contrast(pinmap.contrast)
+        return device
+
+    return open_panel

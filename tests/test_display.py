@@ -11,7 +11,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
 from device import screens
-from device.display import HEIGHT, WIDTH, Display, Panel, render
+from device.display import HEIGHT, WIDTH, Display, Panel, device_opener, render
 from web_companion import create_app
 
 
@@ -209,10 +209,52 @@ def test_the_pin_map_chooses_the_driver_its_rotation_and_contrast(driver, monkey
     import luma.core.interface.serial as serial
 
     from device.config import load_pinmap
-    from device.display import open_device
     wire = Wire()
     monkeypatch.setattr(serial, "i2c", lambda port, address: wire if (port, address) == (1, 0x3C) else None)
     pinmap = dataclasses.replace(load_pinmap(), driver=driver, rotate=2, contrast=40)
-    device = open_device(pinmap, mock=False)
+    device = device_opener(pinmap, mock=False)()
     assert type(device).__name__ == driver and device.rotate == 2
     assert ("command", [0x81, 40]) in wire.sent
+
+
+class Spidev:
+    """spidev as luma's spi() uses it, keeping each write with the level of the DC pin at that moment."""
+
+    def __init__(self, dc):
+        self.dc, self.sent, self.opened = dc, [], None
+
+    def open(self, port, device):
+        self.opened = (port, device)
+
+    def writebytes(self, data):
+        kind = "data" if self.dc.state else "command"
+        if self.sent and self.sent[-1][0] == kind == "data":  # luma cuts data into 4,096-byte transfers
+            self.sent[-1][1].extend(data)
+        else:
+            self.sent.append((kind, list(data)))
+
+    def close(self):
+        pass
+
+
+def test_a_display_on_spi_has_its_dc_and_reset_pins_on_gpiozero_and_shows_the_frame(tmp_path, pin_factory,
+                                                                                      monkeypatch):
+    import luma.core.interface.serial as serial
+
+    from device.config import load_pinmap
+    from tests.test_pinmap import SPI, write
+    pinmap = load_pinmap(write(tmp_path, SPI.replace("dc = 2", "dc = 2\nspi_device = 1")))
+    dc, reset = pin_factory.pin(2), pin_factory.pin(3)
+    spidev = Spidev(dc)
+    monkeypatch.setattr(serial.spi, "__spidev__", lambda self: spidev)
+    opener = device_opener(pinmap, mock=False, pin_factory=pin_factory)
+    panel = Panel(opener())
+    assert spidev.opened == (0, 1) and reset.state == 1  # out of reset once opened
+    panel.send(render(FIRST))
+    wire = Wire()
+    wire.sent = spidev.sent
+    assert panel_ram(wire, "ssd1306").tobytes() == render(FIRST).tobytes()
+    spidev.sent.clear()
+    Panel(opener()).send(render(SECOND))  # opened again after a failure: its pins are not claimed twice
+    wire.sent = spidev.sent
+    assert panel_ram(wire, "ssd1306").tobytes() == render(SECOND).tobytes()
