@@ -1,5 +1,5 @@
 """The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
-`arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
+`arbitro doctor` checks a build; `arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
 and hands the app what it needs."""
 import argparse
 import json
@@ -74,6 +74,27 @@ def labels_main(argv):
     return 0
 
 
+def doctor_main(argv):
+    from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
+    from .doctor import run
+    parser = argparse.ArgumentParser(prog="arbitro doctor", description="Check a box as it is built: the pin map, "
+                                     "the GPIO back-end, the display, the buzzer, stuck keys and shorted "
+                                     "columns; then name each press live. Exit 1 if anything needs fixing.")
+    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    parser.add_argument("--seconds", type=bounded(float, 0, 3600), default=60.0,
+                        help="how long to name presses (default 60; 0: only the checks)")
+    parser.add_argument("--mock", action="store_true", help="on mock pins, as `arbitro --mock` runs")
+    args = parser.parse_args(argv)
+    try:
+        pinmap = load_pinmap(args.pinmap)
+    except ConfigError as e:
+        print(f"PROBLEM: {e}", file=sys.stderr)
+        return 1
+    choose_pins(pinmap, args.mock)
+    return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock,
+                    say=lambda line: print(line, flush=True)) else 0
+
+
 def summary(shown):
     """A few lines for a person reading a replay in a terminal: the game's own, then the result."""
     lines = [f"{shown['game']}: {'over' if shown['over'] else 'in play'}"]
@@ -91,6 +112,18 @@ def summary(shown):
 MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
 
 
+def choose_pins(pinmap, mock):
+    """gpiozero's back-end, before its first device: mock pins (PWM-capable, for a passive buzzer) of the pin
+    map's board in mock mode; else GPIOZERO_PIN_FACTORY when set, else the pin map's pin_factory, else
+    gpiozero's own order."""
+    if mock:
+        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+        os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
+    elif pinmap.pin_factory:
+        os.environ.setdefault("GPIOZERO_PIN_FACTORY", pinmap.pin_factory)
+
+
 def bounded(kind, low, high):
     """An argparse type: a number of `kind` from `low` to `high`."""
     def parse(raw):
@@ -106,8 +139,8 @@ def bounded(kind, low, high):
 
 def box_main(argv):
     from .config import DEFAULT_PINMAP
-    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. "
-                                     "`arbitro replay LOG` replays a game log instead.")
+    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. Also: `arbitro replay LOG`, "
+                                     "`arbitro labels`, `arbitro doctor`, `arbitro wiring` (each with --help).")
     parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
                         "the virtual box at /box")
     parser.add_argument("--host", default=None, help="address to serve on (default: 127.0.0.1 with --mock, "
@@ -129,9 +162,6 @@ def box_main(argv):
         parser.error("--game and --seats go together")
     if args.rolls and not args.mock:
         parser.error("--rolls is for mock mode only: a real box always rolls live")
-    if args.mock:  # before gpiozero is imported; PWM-capable mock pins, for a passive buzzer
-        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
-        os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
     try:
         return serve(args)
     except StartError as e:
@@ -199,8 +229,7 @@ def serve(args):
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
         raise StartError(e) from None
-    if args.mock:
-        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
+    choose_pins(pinmap, args.mock)
     try:
         table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls) if args.rolls else None,
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
@@ -246,6 +275,8 @@ def main(argv=None):
         return replay_main(argv[1:])
     if argv[:1] == ["labels"]:
         return labels_main(argv[1:])
+    if argv[:1] == ["doctor"]:
+        return doctor_main(argv[1:])
     return box_main(argv)
 
 

@@ -11,7 +11,6 @@ from engine.texts import LANGUAGES
 DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
 BUTTONS_PER_PAD = 8
 HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
-# BCM GPIO numbers per board; 0–1 (ID EEPROM, I2C0) and 2–3 (I2C1, the display) are never buttons.
 # Per board, the BCM GPIO numbers a pin map may use; 0–1 (the HAT ID EEPROM) never.
 BOARDS = {"cm": range(2, 46), "pi": range(2, 28)}
 BOARD_NAMES = {"cm": "a Compute Module", "pi": "a Pi's 40-pin header"}
@@ -24,8 +23,9 @@ DRIVERS = ("ssd1306", "sh1106")
 WIRINGS = ("direct", "matrix")
 MAX_SEATS = 12  # a matrix has 13 rows at most: 12 seats and the host panel
 BUZZERS = ("active", "passive")
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native")  # gpiozero's back-ends on a Pi, by its names
 SCHEMA = {
-    "": {"board", "wiring"},
+    "": {"board", "wiring", "pin_factory"},
     "display": {"driver", "interface", "i2c_bus", "i2c_address", "spi_port", "spi_device", "dc", "reset",
                 "rotate", "contrast"},
     "box": {"reveal_delay", "language", "debounce_ms"},
@@ -49,6 +49,7 @@ class PinMap:
     seats: tuple  # direct: per seat, its 8 pins in button order; matrix: per seat, its row's pin
     host: dict | int  # direct: host button name -> pin; matrix: the host panel's row
     wiring: str = "direct"
+    pin_factory: str | None = None  # gpiozero's back-end; None: GPIOZERO_PIN_FACTORY, or gpiozero's own choice
     columns: tuple = ()  # matrix: buttons 1–8 of every row (the host's menu … undo are 1–5)
     buzzer: int | None = None
     buzzer_kind: str = "active"
@@ -115,6 +116,10 @@ def _validate(path, data, lines):
     board = data.get("board", "cm")
     if board not in BOARDS:
         fail("", "board", f"board must be one of {', '.join(BOARDS)}, not {board!r}")
+    pin_factory = data.get("pin_factory")
+    if pin_factory is not None and pin_factory not in PIN_FACTORIES:
+        fail("", "pin_factory", f"pin_factory must be one of {', '.join(PIN_FACTORIES)}, not {pin_factory!r} "
+                                "(mock pins are for `arbitro --mock`)")
     wiring = data.get("wiring", "direct")
     if wiring not in WIRINGS:
         fail("", "wiring", f"wiring must be one of {', '.join(WIRINGS)}, not {wiring!r}")
@@ -232,6 +237,7 @@ def _validate(path, data, lines):
 
     return PinMap(
         board=board, seats=tuple(seats), host=host, wiring=wiring, columns=columns,
+        pin_factory=pin_factory,
         buzzer=buzzer, buzzer_kind=choice("buzzer", "kind", BUZZERS, "active"),
         driver=choice("display", "driver", DRIVERS, "ssd1306"), interface=interface,
         i2c_bus=number("display", "i2c_bus", int, 0, 10, 1),

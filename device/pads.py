@@ -43,6 +43,11 @@ class DebouncedButton:
         self._button.when_deactivated = self._edge
 
     @property
+    def is_active(self):
+        """The pin's level now, undebounced: whether the contact is closed."""
+        return self._button.is_active
+
+    @property
     def pin(self):
         """The gpiozero pin object (a MockPin in mock mode: drive_low() presses the button)."""
         return self._button.pin
@@ -110,6 +115,10 @@ class DirectPads(_Pads):
     def is_pressed(self, key):
         return self.buttons[key].is_pressed
 
+    def held(self):
+        """The keys whose contact reads closed now (a key held since before the box started included)."""
+        return [key for key, button in self.buttons.items() if button.is_active]
+
     def tap(self, key, down):
         """Close (down) or open a key on the mock pins, as a finger would; the box has seen it on return."""
         pin = self.buttons[key].pin
@@ -148,6 +157,10 @@ class MatrixPads(_Pads):
 
     def is_pressed(self, key):
         return self.places[key] in self.scanner.pressed
+
+    def held(self):
+        """The keys the scanner holds as pressed (a key held since before the box started included)."""
+        return [key for key, place in self.places.items() if place in self.scanner.pressed]
 
     def tap(self, key, down):
         place = self.places[key]

@@ -27,6 +27,11 @@ def test_the_default_pin_map_is_a_plain_pi_wiring_twelve_seats_and_the_host_pane
     assert (pinmap.driver, pinmap.interface, pinmap.i2c_bus, pinmap.i2c_address) == ("ssd1306", "i2c", 1, 0x3C)
     assert (pinmap.rotate, pinmap.contrast, pinmap.buzzer_kind) == (0, 207, "active")
     assert pinmap.reveal_delay == 1.0 and pinmap.language == "it" and pinmap.debounce_ms == 20
+    assert pinmap.pin_factory is None  # GPIOZERO_PIN_FACTORY, else gpiozero's own order (lgpio first)
+
+
+def test_the_pin_map_may_choose_gpiozeros_back_end(tmp_path):
+    assert load_pinmap(write(tmp_path, 'pin_factory = "rpigpio"\n' + GOOD)).pin_factory == "rpigpio"
 
 
 def test_the_direct_wired_example_wires_four_seats_and_the_host_panel():
@@ -64,7 +69,7 @@ def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fra
 
 
 @pytest.mark.parametrize("old, new, fragment, message", [
-    ("2 = 6", "2 = 5", "2 = 5", "seat 2's row: GPIO 5 is used twice (also by seat 1's row, line 28)"),
+    ("2 = 6", "2 = 5", "2 = 5", "seat 2's row: GPIO 5 is used twice (also by seat 1's row, line 30)"),
     ("host_row = 4", "host_row = 19", "host_row", "the host panel's row: GPIO 19 is used twice (also by column 1"),
     ("columns = [19,", "columns = [2,", "columns", "column 1: GPIO 2 is reserved for I2C1 SDA (the display)"),
     ("12 = 18", "12 = 18\n13 = 14", "[seats]", "13 seats: a box wires 12 at most (13 rows with the host panel's)"),
@@ -77,12 +82,14 @@ def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fra
     ("[matrix]", "[host]\nmenu = 14\n[matrix]", "[host]", "[host] is for wiring = \"direct\"; in a matrix the "
      "host panel is a row"),
     ("pin = 27", "pin = 26", "pin = 26", "the buzzer: GPIO 26 is used twice (also by column 8"),
+    ("wiring = \"matrix\"", "wiring = \"matrix\"\npin_factory = \"mock\"", "pin_factory",
+     "pin_factory must be one of lgpio, rpigpio, pigpio, native, not 'mock' (mock pins are for `arbitro --mock`)"),
     ("kind = \"active\"", "kind = \"loud\"", "kind =", "kind must be one of active, passive, not 'loud'"),
     ("interface = \"i2c\"", "interface = \"spi\"", "i2c_bus", "i2c_bus is for a display on I2C; this one is "
      "on SPI"),
     ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
      "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 24\nreset = 2", "columns",
-     "column 6: GPIO 24 is used twice (also by the display's dc, line 11)"),
+     "column 6: GPIO 24 is used twice (also by the display's dc, line 13)"),
     ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
      "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 2\nreset = 3", "3 = 7",
      "seat 3's row: GPIO 7 is reserved for SPI0 CE1 (the display's bus)"),
