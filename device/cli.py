@@ -1,5 +1,5 @@
 """The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
-`arbitro doctor` checks a build; `arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
+`arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
 and hands the app what it needs."""
 import argparse
 import json
@@ -93,6 +93,33 @@ def doctor_main(argv):
     choose_pins(pinmap, args.mock)
     return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock,
                     say=lambda line: print(line, flush=True)) else 0
+
+
+def wiring_main(argv):
+    from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
+    from .wiring import markdown_table, svg
+    parser = argparse.ArgumentParser(prog="arbitro wiring", description="Draw the pin map's wiring diagram (SVG), "
+                                     "or print its pin table (Markdown, as in hardware/wiring.md).")
+    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--out", type=Path, help="the SVG file to write")
+    what.add_argument("--table", action="store_true", help="print the pin table")
+    args = parser.parse_args(argv)
+    try:
+        pinmap = load_pinmap(args.pinmap)
+    except ConfigError as e:
+        parser.exit(2, f"arbitro wiring: {e}\n")
+    if args.table:
+        print(markdown_table(pinmap), end="")
+        return 0
+    if args.out.suffix.lower() != ".svg":
+        parser.exit(2, f"arbitro wiring: {args.out} must end in .svg\n")
+    try:
+        args.out.write_text(svg(pinmap, args.pinmap.name), encoding="utf-8")
+    except OSError as e:
+        parser.exit(2, f"arbitro wiring: cannot write {args.out}: {e}\n")
+    print(f"arbitro wiring: {args.out}: the wiring of {args.pinmap.name}", file=sys.stderr)
+    return 0
 
 
 def summary(shown):
@@ -277,6 +304,8 @@ def main(argv=None):
         return labels_main(argv[1:])
     if argv[:1] == ["doctor"]:
         return doctor_main(argv[1:])
+    if argv[:1] == ["wiring"]:
+        return wiring_main(argv[1:])
     return box_main(argv)
 
 
