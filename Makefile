@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test chromium bench
+.PHONY: run test tools bench
 
 $(BIN)/arbitro: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,14 +15,16 @@ $(BIN)/arbitro: pyproject.toml
 run: $(BIN)/arbitro
 	$(BIN)/arbitro --mock --port $(PORT) --data data
 
-# The browser tests drive Debian's chromium; install it where it is missing and we may.
-chromium:
-	@command -v chromium >/dev/null || { \
+# The browser tests drive Debian's chromium, the install script's test runs shellcheck: install them where they
+# are missing and we may.
+TOOLS := chromium shellcheck
+tools:
+	@missing=$$(for t in $(TOOLS); do command -v $$t >/dev/null || echo $$t; done); [ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium \
-	  || echo "chromium could not be installed: the browser tests will be skipped"; }
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing \
+	  || echo "could not install $$missing: the tests that need them will be skipped"; }
 
-test: $(BIN)/arbitro chromium
+test: $(BIN)/arbitro tools
 	$(BIN)/pytest -q
 
 bench: $(BIN)/arbitro

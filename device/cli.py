@@ -52,14 +52,14 @@ def labels_main(argv):
     parser.add_argument("--lang", choices=LANGUAGES, default="it")
     parser.add_argument("--seats", type=bounded(int, 1, 12),
                         help="how many strips (default: the pads the pin map wires)")
-    parser.add_argument("--pinmap", type=Path, help="the box's pin map (default: hardware/pinmap.toml)")
+    add_pinmap_option(parser)
     args = parser.parse_args(argv)
     if args.out.suffix.lower() not in (".svg", ".pdf"):
         parser.exit(2, f"arbitro labels: {args.out} must end in .svg or .pdf\n")
     seats = args.seats
     if seats is None:
         try:
-            seats = len(load_pinmap(*[args.pinmap] if args.pinmap else []).seats)
+            seats = len(load_pinmap(args.pinmap).seats)
         except ConfigError as e:
             parser.exit(2, f"arbitro labels: {e}\n")
     shapes = layout(args.game, seats, args.lang)
@@ -75,12 +75,12 @@ def labels_main(argv):
 
 
 def doctor_main(argv):
-    from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
+    from .config import ConfigError, load_pinmap
     from .doctor import run
     parser = argparse.ArgumentParser(prog="arbitro doctor", description="Check a box as it is built: the pin map, "
                                      "the GPIO back-end, the display, the buzzer, stuck keys and shorted "
                                      "columns; then name each press live. Exit 1 if anything needs fixing.")
-    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    add_pinmap_option(parser)
     parser.add_argument("--seconds", type=bounded(float, 0, 3600), default=60.0,
                         help="how long to name presses (default 60; 0: only the checks)")
     parser.add_argument("--mock", action="store_true", help="on mock pins, as `arbitro --mock` runs")
@@ -96,11 +96,11 @@ def doctor_main(argv):
 
 
 def wiring_main(argv):
-    from .config import DEFAULT_PINMAP, ConfigError, load_pinmap
+    from .config import ConfigError, load_pinmap
     from .wiring import markdown_table, svg
     parser = argparse.ArgumentParser(prog="arbitro wiring", description="Draw the pin map's wiring diagram (SVG), "
                                      "or print its pin table (Markdown, as in hardware/wiring.md).")
-    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    add_pinmap_option(parser)
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--out", type=Path, help="the SVG file to write")
     what.add_argument("--table", action="store_true", help="print the pin table")
@@ -136,6 +136,12 @@ def summary(shown):
     return "\n".join(lines)
 
 
+def add_pinmap_option(parser):
+    from .config import DEFAULT_PINMAP
+    parser.add_argument("--pinmap", type=Path, default=Path(os.environ.get("ARBITRO_PINMAP", DEFAULT_PINMAP)),
+                        help="the box's pin map (default: $ARBITRO_PINMAP, else hardware/pinmap.toml)")
+
+
 MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
 
 
@@ -165,7 +171,6 @@ def bounded(kind, low, high):
 
 
 def box_main(argv):
-    from .config import DEFAULT_PINMAP
     parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. Also: `arbitro replay LOG`, "
                                      "`arbitro labels`, `arbitro doctor`, `arbitro wiring` (each with --help).")
     parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
@@ -175,7 +180,7 @@ def box_main(argv):
     parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000)
     parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
                         help="where the journal lives (default: ./data)")
-    parser.add_argument("--pinmap", type=Path, default=DEFAULT_PINMAP)
+    add_pinmap_option(parser)
     parser.add_argument("--game", help="start this game unless one is unfinished")
     parser.add_argument("--seats", type=int, help="players for --game")
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10),

@@ -8,6 +8,8 @@ import time
 import warnings
 from pathlib import Path
 
+from gpiozero.exc import GPIOZeroError
+
 from .config import BOARD_NAMES, HOST_BUTTONS
 from .display import Panel, device_opener, render
 from .pads import make_pads
@@ -154,14 +156,26 @@ class Doctor:
     def buzzer(self, sleep=time.sleep):
         if self.pinmap.buzzer is None:
             return
-        self.sounds = Sounds(self.pinmap.buzzer, self.pinmap.buzzer_kind, pin_factory=self.pin_factory,
-                             sleep=sleep)
-        self.sounds.play("reveal")
-        self.say(f"buzzer: a chord now, and a tick at each press (GPIO {self.pinmap.buzzer})")
+        self.sounds = self._claim("the buzzer's pin", lambda: Sounds(
+            self.pinmap.buzzer, self.pinmap.buzzer_kind, pin_factory=self.pin_factory, sleep=sleep))
+        if self.sounds:
+            self.sounds.play("reveal")
+            self.say(f"buzzer: a chord now, and a tick at each press (GPIO {self.pinmap.buzzer})")
 
     def open_pads(self):
-        self.pads = make_pads(self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
-                              lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory)
+        self.pads = self._claim("the pads' pins", lambda: make_pads(
+            self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
+            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory))
+        return self.pads is not None
+
+    def _claim(self, what, open_devices):
+        """The devices `open_devices` makes, or None (a problem) if their pins are not to be had."""
+        try:
+            return open_devices()
+        except (GPIOZeroError, OSError) as e:
+            self.problem(f"cannot use {what} ({type(e).__name__}: {e}): if the box is running, stop it first "
+                         "(`sudo systemctl stop arbitro`)")
+            return None
 
     def at_start(self):
         """Keys that read closed before anyone presses, and matrix columns that read low with no row driven."""
@@ -247,13 +261,12 @@ def run(pinmap, source, *, seconds, mock, say=print, sleep=time.sleep, **options
     doctor = Doctor(pinmap, say, mock=mock, **options)
     doctor.describe(source)
     try:
-        if not doctor.backend():
-            return doctor.problems
-        doctor.display()
-        doctor.buzzer()
-        doctor.open_pads()
-        doctor.at_start()
-        doctor.watch(seconds, sleep)
+        if doctor.backend():
+            doctor.display()
+            doctor.buzzer()
+            if doctor.open_pads():
+                doctor.at_start()
+                doctor.watch(seconds, sleep)
     finally:
         doctor.close()
     say("no problems found" if not doctor.problems else f"{doctor.problems} problem(s): see PROBLEM above")

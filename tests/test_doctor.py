@@ -215,3 +215,19 @@ def test_without_a_working_back_end_the_doctor_says_what_to_install():
     assert "GPIO back-ends installed: " in done.stdout
     assert ("PROBLEM: no GPIO back-end works here (No module named 'lgpio'); on a Pi, install the pi extra "
             "(hardware/install.sh); on a computer, run `arbitro doctor --mock`") in done.stdout
+
+
+def test_pins_another_program_holds_are_a_problem_that_says_to_stop_the_box(pin_factory):
+    from gpiozero import DigitalInputDevice
+    held = [DigitalInputDevice(5, pin_factory=pin_factory), DigitalInputDevice(27, pin_factory=pin_factory)]
+    lines = []
+    try:
+        found = run(load_pinmap(), "pinmap.toml", seconds=0, mock=True, say=lines.append, pin_factory=pin_factory)
+    finally:
+        for device in held:
+            device.close()
+    assert found == 2 and lines[-1] == "2 problem(s): see PROBLEM above"
+    assert [line.split(" (")[0] for line in problems(lines)] == ["PROBLEM: cannot use the buzzer's pin",
+                                                                 "PROBLEM: cannot use the pads' pins"]
+    assert all(line.endswith("if the box is running, stop it first (`sudo systemctl stop arbitro`)")
+               for line in problems(lines))

@@ -1,6 +1,7 @@
 """`arbitro wiring`: the pin table in hardware/wiring.md and hardware/wiring.svg are what the command makes of
 the default pin map, the diagram has every pin and a switch and a diode per key, and a browser draws it
 (tests/screenshots/wiring-*.png, to be looked at)."""
+import os
 import re
 import subprocess
 import sys
@@ -65,12 +66,13 @@ def test_the_parts_list_counts_a_switch_and_a_diode_per_key():
 
 
 def test_the_wiring_command(tmp_path):
-    def arbitro(*args):
+    def arbitro(*args, **env):
         return subprocess.run([sys.executable, "-m", "device.cli", "wiring", *args], capture_output=True,
-                              text=True, cwd=Path(__file__).parent.parent, timeout=60)
+                              text=True, cwd=Path(__file__).parent.parent, timeout=60, env={**os.environ, **env})
     done = arbitro("--out", str(tmp_path / "w.svg"))
     assert done.returncode == 0 and (tmp_path / "w.svg").read_text() == svg(load_pinmap(), "pinmap.toml")
     assert arbitro("--table").stdout == markdown_table(load_pinmap())
+    assert arbitro("--table", ARBITRO_PINMAP=str(DIRECT_PINMAP)).stdout == markdown_table(load_pinmap(DIRECT_PINMAP))
     refused = arbitro("--out", str(tmp_path / "w.png"))
     assert refused.returncode == 2 and f"{tmp_path / 'w.png'} must end in .svg" in refused.stderr
     bad = tmp_path / "bad.toml"

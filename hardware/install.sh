@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Install Arbitro on Raspberry Pi OS Bookworm as a service that starts at boot:
+#   sudo hardware/install.sh          (from a copy of the repository on the Pi)
+# Safe to run again: to update after a `git pull`, run it again. It never overwrites /etc/arbitro/pinmap.toml.
+set -euo pipefail
+
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PREFIX=/opt/arbitro
+CONFIG=/etc/arbitro
+SERVICE_USER=arbitro
+
+say() { printf 'install.sh: %s\n' "$*"; }
+fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+[[ $EUID -eq 0 ]] || fail "run it as root: sudo $0"
+[[ -f $SOURCE/pyproject.toml ]] || fail "run it from the repository (no pyproject.toml in $SOURCE)"
+grep -q 'VERSION_CODENAME=bookworm' /etc/os-release \
+  || say "warning: made for Raspberry Pi OS Bookworm; this system may need other packages"
+
+say "packages: Python's venv, lgpio and spidev (what gpiozero and luma use on a Pi), and what builds the rest"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q python3-venv python3-dev gcc python3-lgpio python3-spidev i2c-tools
+
+say "I2C on (the display), SPI too (a display may use it)"
+if command -v raspi-config >/dev/null; then
+  raspi-config nonint do_i2c 0
+  raspi-config nonint do_spi 0
+else
+  say "warning: no raspi-config: turn on I2C (and SPI) yourself (dtparam=i2c_arm=on in config.txt)"
+fi
+
+say "user $SERVICE_USER, in the gpio, i2c and spi groups"
+if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
+  useradd --system --home-dir /var/lib/arbitro --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
+fi
+for group in gpio i2c spi; do
+  if getent group "$group" >/dev/null; then
+    usermod -a -G "$group" "$SERVICE_USER"
+  else
+    say "warning: no group $group on this system"
+  fi
+done
+
+say "Arbitro in $PREFIX (a venv that sees the system's lgpio and spidev)"
+if [[ ! -x $PREFIX/bin/python ]]; then
+  python3 -m venv --system-site-packages "$PREFIX"
+fi
+"$PREFIX/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
+ln -sf "$PREFIX/bin/arbitro" /usr/local/bin/arbitro
+
+say "the pin map: $CONFIG/pinmap.toml (yours to edit; kept as it is if it is there)"
+install -d -m 755 "$CONFIG"
+if [[ ! -e $CONFIG/pinmap.toml ]]; then
+  install -m 644 "$SOURCE/hardware/pinmap.toml" "$CONFIG/pinmap.toml"
+fi
+# `arbitro doctor` and the other commands find it too, in a login shell
+printf 'export ARBITRO_PINMAP=%s/pinmap.toml\n' "$CONFIG" > /etc/profile.d/arbitro.sh
+
+say "the box may power the Pi off (holding Menu for 5 s): a polkit rule for its user"
+install -d -m 755 /etc/polkit-1/rules.d
+cat > /etc/polkit-1/rules.d/50-arbitro-power-off.rules <<EOF
+// Arbitro: the box's user may power the Pi off (the host panel's Menu held for 5 s)
+polkit.addRule(function (action, subject) {
+    if (subject.user == "$SERVICE_USER" &&
+        (action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions")) {
+        return polkit.Result.YES;
+    }
+});
+EOF
+
+say "the service: starts at boot, restarts if it fails"
+install -m 644 "$SOURCE/hardware/arbitro.service" /etc/systemd/system/arbitro.service
+systemctl daemon-reload
+systemctl enable arbitro.service
+systemctl restart arbitro.service
+
+say "done: the box serves on http://$(hostname).local/ (logs: journalctl -u arbitro)"
+say "check the build with: sudo systemctl stop arbitro && arbitro doctor; then sudo systemctl start arbitro"
+if [[ ! -e /dev/i2c-1 ]]; then
+  say "I2C was just turned on: reboot (sudo reboot) before the display can answer"
+fi
