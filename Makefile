@@ -29,3 +29,4 @@ test: $(BIN)/arbitro tools
 
 bench: $(BIN)/arbitro
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/matrix.py
