@@ -51,3 +51,42 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
     page.wait_for_function("document.getElementById('status').textContent.includes('does not hold')")
     assert page.locator("#status").inner_text() == "player 1 does not hold that card"
     screenshot(page, "box-4-rejected")
+
+
+@pytest.fixture
+def idle_server(tmp_path):
+    running = Server(tmp_path / "data")
+    yield running
+    running.stop()
+
+
+def post(server, path, body):
+    request = urllib.request.Request(server.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        return json.load(urllib.request.urlopen(request))
+    except urllib.error.HTTPError as e:
+        return json.load(e)
+
+
+def test_the_virtual_box_has_twelve_pads_and_every_game_starts_and_takes_a_press_on_them(idle_server, browser):
+    from engine.rules import GAMES
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(idle_server.url + "/box")
+    page.wait_for_selector('[data-seat="11"][data-button="8"]')
+    assert page.locator(".pad").count() == 12  # the default pin map: a Pi's header, twelve pads as a matrix
+    screenshot(page, "box-12-pads")
+    for game, rules in GAMES.items():
+        seats = rules.SEATS[1]
+        post(idle_server, "/api/host/end", {})
+        post(idle_server, "/api/host/game", {"game": game, "seats": seats, "options": {}})
+        assert table(idle_server)["game"] == game
+        page.wait_for_function(f"document.querySelectorAll('.pad').length === {seats}")  # the seats in play
+        for seat in range(seats):  # button 1 of each pad through the simulated matrix, until one acts
+            with page.expect_response("**/box/press") as pressed:
+                page.click(f'[data-seat="{seat}"][data-button="1"]')
+            outcome = pressed.value.json()
+            if outcome["status"] != "rejected":
+                break
+            assert outcome["error"] == f"player {seat + 1} has nothing to do now"
+        assert outcome["status"] in ("applied", "moved"), outcome  # a seat that acts at the start took it
+        screenshot(page, f"box-12-pads-{game}")
