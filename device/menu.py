@@ -17,7 +17,8 @@ class HostMenu:
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        # None (closed), "setup", "undo", "ingame", "join", "end", "poweroff" (asking) or "off" (going down)
+        # None (closed), "setup", "undo", "ingame", "join", "end", "poweroff" (asking), "off" (going down) or
+        # "failed" (it could not power off: said on the OLED until a key)
         self.mode = None
         self.step = 0  # the setup step shown
         self.ingame = 0  # the chosen entry of the in-game menu
@@ -65,7 +66,7 @@ class HostMenu:
             return False
         if self.mode in ("undo", "end", "poweroff"):
             return self._confirm(name)
-        if self.mode == "join":
+        if self.mode in ("join", "failed"):
             self.mode = None
             return True
         if self.mode == "ingame":
@@ -130,7 +131,7 @@ class HostMenu:
             if self.power_off and self.power_off():
                 self.mode = "off"
             else:
-                self.message = text(self.lang, "poweroff_failed")
+                self.mode, self.message = "failed", text(self.lang, "poweroff_failed")
             return True
         try:
             if mode == "undo":
@@ -164,6 +165,8 @@ class HostMenu:
                                                     for i, entry in enumerate(entries)) + (text(lang, "ok_choose"),))
         if self.mode == "off":
             return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
+        if self.mode == "failed":
+            return Screen(text(lang, "title"), (*wrap(text(lang, "poweroff_failed"), indent=""), text(lang, "ok_back")))
         if self.mode in ("undo", "end", "poweroff"):
             question = text(lang, f"{self.mode}_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))

@@ -329,4 +329,6 @@ def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, cloc
     box = make_box(power_off=lambda: False)
     box.press(host="menu", hold=5.5)
     assert host(box, "ok")["message"] == "Non si spegne: vedi il log"
-    assert box.menu.mode is None
+    assert box.display.screen.lines == ("Non si spegne: vedi", "il log", "OK: torna")  # on the OLED until a key
+    host(box, "ok")
+    assert box.menu.mode is None and box.display.screen.lines == ("Menu: scegli un gioco",)  # back to idle
