@@ -1,6 +1,6 @@
 """The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
-`arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is the composition root: it builds the table, the box and the web app,
-and hands the app what it needs."""
+`arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is
+the composition root: it builds the table, the box and the web app, and hands the app what it needs."""
 import argparse
 import json
 import logging

@@ -1,7 +1,6 @@
 """Where phones find the box."""
 import socket
 
-
 # Where the box looks for its network: anywhere through the default route, else the network a Pi makes as
 # NetworkManager's Wi-Fi hotspot (10.42.0.0/24, which has no default route).
 PROBES = ("10.254.254.254", "10.42.0.254")
