@@ -10,9 +10,9 @@ from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError
 
-from .config import BOARD_NAMES, HOST_BUTTONS
+from .config import BOARD_NAMES
 from .display import Panel, device_opener, render
-from .pads import make_pads
+from .pads import make_pads, wires
 from .screens import Screen
 from .sounds import Sounds
 
@@ -31,17 +31,8 @@ def key_name(key):
 
 def wired_at(pinmap, key):
     """Where a key's wires go, for a builder with a multimeter."""
-    kind, *where = key
-    if pinmap.wiring == "matrix":
-        row = pinmap.seats[where[0]] if kind == "seat" else pinmap.host
-        column = pinmap.columns[where[1] - 1 if kind == "seat" else HOST_BUTTONS.index(where[0])]
-        return f"row GPIO {row}, column GPIO {column}"
-    return f"GPIO {pinmap.seats[where[0]][where[1] - 1] if kind == 'seat' else pinmap.host[where[0]]}"
-
-
-def all_keys(pinmap):
-    keys = [("seat", seat, button) for seat in range(len(pinmap.seats)) for button in range(1, 9)]
-    return keys + [("host", name) for name in HOST_BUTTONS]
+    pins = wires(pinmap)[key]
+    return f"row GPIO {pins[0]}, column GPIO {pins[1]}" if len(pins) == 2 else f"GPIO {pins[0]}"
 
 
 class Doctor:
@@ -227,7 +218,7 @@ class Doctor:
             sleep(seconds)
         except KeyboardInterrupt:
             pass
-        keys = all_keys(self.pinmap)
+        keys = list(wires(self.pinmap))
         missing = [k for k in keys if k not in self.pressed]
         self.say(f"{len(keys) - len(missing)} of {len(keys)} keys pressed")
         if self.pressed and missing:

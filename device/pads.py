@@ -84,6 +84,24 @@ class DebouncedButton:
         self._button.close()
 
 
+def key_rows(seats):
+    """The matrix's keys: a row per pad (the host panel's last, with its five buttons), a column per button."""
+    return [[("seat", seat, button) for button in range(1, BUTTONS_PER_PAD + 1)]
+            for seat in range(seats)] + [[("host", name) for name in HOST_BUTTONS]]
+
+
+def wires(pinmap):
+    """Every key of the pin map, seats' first, with the GPIO it is wired to: direct, its pin; in a matrix, its
+    row's and its column's."""
+    if pinmap.wiring == "matrix":
+        rows = [*pinmap.seats, pinmap.host]
+        return {key: (rows[r], pinmap.columns[c]) for r, row in enumerate(key_rows(len(pinmap.seats)))
+                for c, key in enumerate(row)}
+    found = {("seat", seat, button): (pin,) for seat, pins in enumerate(pinmap.seats)
+             for button, pin in enumerate(pins, start=1)}
+    return found | {("host", name): (pin,) for name, pin in pinmap.host.items()}
+
+
 class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
     on_host(name); each key is named ("seat", seat, button) or ("host", name). `last` keeps what each key's
@@ -105,11 +123,8 @@ class DirectPads(_Pads):
         super().__init__(on_seat, on_host)
         debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
-        keys = [(("seat", seat, button), pin) for seat, pins in enumerate(pinmap.seats)
-                for button, pin in enumerate(pins, start=1)]
-        keys += [(("host", name), pin) for name, pin in pinmap.host.items()]
         self.buttons = {}
-        for key, pin in keys:
+        for key, (pin,) in wires(pinmap).items():
             self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k), **common)
 
     def is_pressed(self, key):
@@ -139,9 +154,7 @@ class MatrixPads(_Pads):
             Device.ensure_pin_factory()
         factory = pin_factory or Device.pin_factory
         rows = list(pinmap.seats) + [pinmap.host]
-        self.keys = [[("seat", seat, button) for button in range(1, BUTTONS_PER_PAD + 1)]
-                     for seat in range(len(pinmap.seats))]
-        self.keys.append([("host", name) for name in HOST_BUTTONS] + [None] * (BUTTONS_PER_PAD - len(HOST_BUTTONS)))
+        self.keys = [row + [None] * (BUTTONS_PER_PAD - len(row)) for row in key_rows(len(pinmap.seats))]
         self.places = {key: (r, c) for r, row in enumerate(self.keys) for c, key in enumerate(row) if key}
         self.simulated = (SimulatedMatrix(factory, rows, pinmap.columns) if isinstance(factory, MockFactory)
                           else None)
