@@ -166,7 +166,8 @@ class HostMenu:
         if self.mode == "off":
             return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
         if self.mode == "failed":
-            return Screen(text(lang, "title"), (*wrap(text(lang, "poweroff_failed"), indent=""), text(lang, "ok_back")))
+            said = wrap(text(lang, "poweroff_failed"), indent="")
+            return Screen(text(lang, "title"), (*said, text(lang, "ok_back")))
         if self.mode in ("undo", "end", "poweroff"):
             question = text(lang, f"{self.mode}_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))

@@ -44,15 +44,19 @@ class Sounds:
 
     def sound(self, name):
         """Play a sound now, on this thread."""
+        active = isinstance(self.device, Buzzer)
         for frequency, seconds in SOUNDS[name]:
             if frequency is REST:
-                self.device.off() if isinstance(self.device, Buzzer) else self.device.stop()
-            elif isinstance(self.device, Buzzer):
+                self._quiet(active)
+            elif active:
                 self.device.on()
             else:
                 self.device.play(Tone.from_frequency(frequency))
             self.sleep(seconds)
-        self.device.off() if isinstance(self.device, Buzzer) else self.device.stop()
+        self._quiet(active)
+
+    def _quiet(self, active):
+        self.device.off() if active else self.device.stop()
 
     def close(self):
         try:

@@ -40,7 +40,7 @@ def press():
     if set(body) in ({"host"}, {"host", "hold"}):
         if body["host"] not in box.host_buttons:
             fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(box.host_buttons)}")
-        if body.get("hold", False) is not (body["host"] == "menu" and "hold" in body):
+        if "hold" in body and (body["hold"] is not True or body["host"] != "menu"):
             fail(400, "only Menu is held (\"hold\": true), to power the box off")
         outcome = box.press(host=body["host"], hold=box.power_off_hold + 0.5 if "hold" in body else None)
     elif set(body) == {"seat", "button"}:
