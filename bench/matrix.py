@@ -26,6 +26,7 @@ def main():
     pads = MatrixPads(load_pinmap(), lambda *a: None, lambda *a: None, pin_factory=factory)
     try:
         scanner = pads.scanner
+        pads.start()
         time.sleep(args.seconds / 2)  # the thread alone: its CPU at the scan rate
         cpu, wall, before = time.process_time(), time.monotonic(), scanner.scans
         time.sleep(args.seconds)

@@ -1,13 +1,16 @@
 """The box: a table, its pads and host panel, the host menu and the OLED."""
+import logging
 import time
 from dataclasses import replace
 
+from engine.claims import Claims
+from engine.journal import StorageError
 from engine.rules import GAMES, Rejected
+from engine.state_file import MemoryState, StateFileError
 from engine.timers import later
 
 from . import screens
-from .claims import Claims
-from .config import HOST_BUTTONS
+from .config import BUTTONS_PER_PAD, HOST_BUTTONS
 from .cursor import Cursor
 from .display import Display, png
 from .menu import HostMenu
@@ -16,27 +19,36 @@ from .presenter import Presenter
 from .sounds import Sounds
 from .texts import text
 
+log = logging.getLogger(__name__)
+
 
 class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input and the presentation
     share the table's lock; the display's own thread puts each screen on the panel, off that lock. The web app
     is handed this box: the table, the press and act functions, the OLED frame and the claims; it never imports
-    the device."""
+    the device.
+
+    No error ends an input: a press that cannot be taken (the journal cannot be written, or anything else
+    fails) is refused where the table sees it — the OLED's title, the refusal buzz, a notice on the phones —
+    logged once, and the next press works as soon as the fault is gone."""
 
     host_buttons = HOST_BUTTONS
+    claim_buttons = ("prev", "next", "ok", "undo")  # the host panel's buttons a claim may draw (Menu powers off)
     power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
-                 sleep=time.sleep, pin_factory=None, power_off=None):
+                 sleep=time.sleep, pin_factory=None, power_off=None, state=None):
+        """`state` keeps the phones' tokens and the box's language across restarts (a StateFile under the data
+        directory; in memory when None)."""
         self.table = table
         self.pinmap = pinmap
-        self.lang = pinmap.language
+        self.state = state or MemoryState()
+        self.lang = self.state.read().get("language", pinmap.language)
         self.display = Display(device)
         self.url = url
         self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off)
         self.presenter = Presenter(self.lang)
-        self.sleep = sleep
-        self.schedule = schedule
+        self.clock, self.sleep, self.schedule = clock, sleep, schedule
         self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
         self._pressing = self._revealed = False
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
@@ -44,12 +56,18 @@ class Box:
         self.notice = None  # a rejected press, shown in the title until the next input
         self.overlay = None  # a seat's cursor screen, shown until the next input
         self.cursors = {}  # seat -> Cursor
-        self.claims = Claims(clock)
-        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
-                              pin_factory=pin_factory)
-        self._game_id = None  # the game the presenter has caught up with
+        self.claims = Claims(self.state, clock)
+        self._holding = {}  # key -> the claim a press of its button may confirm, while the key is down
+        self._failures = set()  # errors already logged, so a fault that lasts is logged once
+        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, self.key_released, clock=clock,
+                              schedule=schedule, pin_factory=pin_factory)
+        self._game_id = self._seats = None  # the game the presenter (and the claims) have caught up with
         table.subscribe(lambda version: self.refresh())
         self.refresh()
+
+    def start(self):
+        """Start reading the pads on their own (a matrix scans on its thread); tests drive them by hand."""
+        self.pads.start()
 
     @property
     def wired_seats(self):
@@ -58,21 +76,96 @@ class Box:
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
         with self.table.lock:
-            if self.claims.confirm(("seat", seat)):  # the press proves a phone sits here; no pick
-                self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'phone_joined')}"
-                self.refresh()
-                self.sound("tick")
-                return {"seat": seat, "button": button, "status": "claimed"}
-            self._revealed = False  # a reveal this press causes sounds after its tick
-            self._pressing = True
-            try:
-                outcome = self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
-            finally:
-                self._pressing = False
-            self.sound("refused" if outcome["status"] == "rejected" else "tick")
-            if self._revealed:
-                self.sound("reveal")
-            return outcome
+            claim = self.claims.awaits(("seat", seat), button)
+            if claim:  # perhaps the gesture that confirms a phone: told apart from a press by its length
+                return self._hold_starts(("seat", seat, button), claim)
+            return self._guarded(("seat", seat, button), lambda: self._seat_press(seat, button))
+
+    def _seat_press(self, seat, button):
+        self._revealed = False  # a reveal this press causes sounds after its tick
+        self._pressing = True
+        try:
+            outcome = self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
+        finally:
+            self._pressing = False
+        self.sound("refused" if outcome["status"] == "rejected" else "tick")
+        if self._revealed:
+            self.sound("reveal")
+        return outcome
+
+    def key_released(self, key):
+        """A key let go: a press held back as a possible claim gesture and let go sooner is played now."""
+        with self.table.lock:
+            if key not in self._holding:
+                return None
+            claim = self._holding.pop(key)
+            if claim is None:  # the hold confirmed its claim: the release does nothing more
+                return None
+            kind, *where = key
+            if kind == "seat":
+                return self._guarded(key, lambda: self._seat_press(*where))
+            return self._guarded(key, lambda: self._host_press(*where))
+
+    def _hold_starts(self, key, claim):
+        self._holding[key] = claim
+        self.schedule(self.claims.hold, lambda: self._hold_done(key, claim))
+        return {"status": "holding"}
+
+    def _hold_done(self, key, claim):
+        with self.table.lock:
+            if self._holding.get(key) is not claim:  # let go before the time: it was a press
+                return
+            self._holding[key] = None
+            outcome = self._guarded(key, lambda: self._confirm(claim))
+            if outcome:
+                self.pads.last[key] = outcome  # what the virtual box's hold did
+
+    def _confirm(self, claim):
+        target = self.claims.confirm(claim)
+        if target is None:
+            return None
+        who = (text(self.lang, "player_n", n=target[1] + 1) if target[0] == "seat" else text(self.lang, "host"))
+        self.notice = None
+        self.overlay = screens.Screen(text(self.lang, "phone_joined"), (who,))
+        self.sound("reveal")
+        self.refresh()
+        return {"status": "claimed"}
+
+    def _who(self, target):
+        return screens.seat(self.lang, target[1]) if target[0] == "seat" else text(self.lang, "host")
+
+    def _guarded(self, key, handle):
+        """handle() for the input on `key`; any error it raises refuses the input where the table sees it."""
+        try:
+            return handle()
+        except StorageError as e:
+            failure, reason = (type(e), str(e)), "storage_full" if e.full else "storage_failing"
+        except Exception as e:
+            failure, reason = (type(e), str(e)), "box_error"
+        if failure not in self._failures:
+            self._failures.add(failure)
+            log.exception("the box could not take %s", key)
+        self.notice = text(self.lang, reason)
+        self.sound("refused")
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("the OLED could not be updated")
+        return {"status": "rejected", "error": reason}
+
+    def request_claim(self, target, address=None):
+        """A phone asks for `target` ("seat", n) or ("host",): a wired seat is confirmed on its pad, the host
+        role and a seat no pad wires on the host panel. Returns the Claim (its button is the phone's alone)."""
+        with self.table.lock:
+            if target[0] == "seat" and target[1] < self.wired_seats:
+                panel, buttons = target, range(1, BUTTONS_PER_PAD + 1)
+            else:
+                panel, buttons = ("host",), self.claim_buttons
+            seats = self.table.seats if target[0] == "seat" else None
+            claim = self.claims.request(target, panel, buttons, seats, address)
+            self.schedule(self.claims.window + 0.1, self.refresh)  # the OLED stops naming it when it expires
+            self.refresh()
+            return claim
 
     def _pad_press(self, seat, button):
         if not seat < self.table.seats:
@@ -113,7 +206,7 @@ class Box:
             return outcome
 
     def has_phone(self, seat):
-        return self.claims.holds(("seat", seat), self.table.game_id)
+        return self.claims.holds(("seat", seat), self.table.seats)
 
     def host_pressed(self, name):
         with self.table.lock:
@@ -121,10 +214,13 @@ class Box:
             if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
                 self._menu_presses += 1
                 self.schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
-            unwired = [("seat", s) for s in range(self.wired_seats, self.table.seats)]
-            if name == "ok" and self.claims.confirm(("host",), *unwired):
-                self.refresh()
-                return {"host": name, "status": "claimed"}
+            claim = self.claims.awaits(("host",), name)
+            if claim:
+                return self._hold_starts(("host", name), claim)
+            return self._guarded(("host", name), lambda: self._host_press(name))
+
+    def _host_press(self, name):
+        with self.table.lock:
             self.overlay = None
             if not self.menu.press(name):
                 if name in ("ok", "next"):
@@ -156,7 +252,11 @@ class Box:
             return result
 
     def set_language(self, language):
+        """The OLED's language, kept across restarts (a StateFileError when it cannot be written down)."""
         with self.table.lock:
+            data = self.state.read()
+            data["language"] = language
+            self.state.write(data)
             self.lang = self.menu.lang = self.presenter.lang = language
             self.presenter.catch_up(self.table.view("public"))
             self.refresh()
@@ -169,6 +269,9 @@ class Box:
                 self.presenter.catch_up(view)
                 self._game_id = self.table.game_id
                 self.cursors.clear()
+                if self.table.seats and self.table.seats != self._seats:
+                    self._seats = self.table.seats
+                    self._void_seat_tokens()
             else:
                 queued = len(self.presenter.pages)
                 self.presenter.update(view)
@@ -178,13 +281,38 @@ class Box:
                     self.sound("reveal")
             if self.menu.is_open:
                 screen = self.menu.screen()
+            elif self.overlay:  # a seat's cursor, a phone that joined: until the next input
+                screen = self.overlay
             elif view.get("game") is None:
                 screen = screens.no_game(self.lang, self.url)
             else:
-                screen = self.overlay or self.presenter.screen(view)
-            if self.notice:
-                screen = replace(screen, title=self.notice)
+                screen = self.presenter.screen(view)
+            title = self.notice or self._fault() or self._asking()
+            if title:
+                screen = replace(screen, title=title)
             self.display.show(screen)  # the display's own thread sends it, off this lock
+
+    def _void_seat_tokens(self):
+        try:
+            self.claims.new_table(self.table.seats)
+        except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
+            log.exception("could not forget the phones of the last seat count")
+
+    def _fault(self):
+        """The title while the journal cannot be written: nothing is taken until it can."""
+        fault = self.table.fault
+        return text(self.lang, "storage_full" if fault == "full" else "storage_failing") if fault else None
+
+    def _asking(self):
+        """The title while phones ask for seats or the host role: whom they ask for."""
+        asked = []
+        for claim in self.claims.waiting():
+            if claim.target not in asked:
+                asked.append(claim.target)
+        if not asked:
+            return None
+        return text(self.lang, "phone_asks" if len(asked) == 1 else "phones_ask",
+                    who=" ".join(self._who(t) for t in asked))
 
     def sound(self, name):
         if self.sounds:
@@ -211,17 +339,19 @@ class Box:
 
     def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button of the virtual box (mock mode) as a finger would: held past the
-        debounce, or for `hold` seconds. Returns what the press did (None when it did nothing)."""
+        debounce, or for `hold` seconds. Returns what the press did (None when it did nothing): what its
+        release did, for a press held back as a possible claim gesture."""
         key = ("host", host) if host is not None else ("seat", seat, button)
         settle = self.pinmap.debounce_ms / 1000 * 1.5
         hold = settle if hold is None else hold
         self.pads.last.pop(key, None)
         self.pads.tap(key, True)
-        outcome = self.pads.last.pop(key, None)
         self.sleep(hold)
+        if self.pads.last.get(key) == {"status": "holding"}:
+            self.pads.last.pop(key)
         self.pads.tap(key, False)
         self.sleep(settle)
-        return outcome
+        return self.pads.last.pop(key, None)
 
     def close(self):
         self.pads.close()

@@ -242,13 +242,22 @@ class StartError(Exception):
     """The box cannot start; one line says why."""
 
 
+def is_loopback(host):
+    import ipaddress
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def serve(args):
     import waitress
     from gpiozero.exc import GPIOZeroError
     from luma.core.error import Error as LumaError
 
-    from engine.journal import Journal, JournalError
+    from engine.journal import Journal, StorageError
     from engine.rules import Rejected
+    from engine.state_file import StateFile
     from engine.table import Table
     from web_companion import create_app
 
@@ -265,18 +274,28 @@ def serve(args):
     try:
         table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls) if args.rolls else None,
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
-    except JournalError as e:
+    except StorageError as e:
         raise StartError(e) from None
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
     try:
+        state = StateFile(args.data / "box.json")
+        state.read()  # a damaged file is said now, before anyone is served
         # The display opens on its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url,
+        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url, state=state,
                   power_off=mock_power_off if args.mock else power_off)
+    except StorageError as e:
+        table.close()
+        raise StartError(e) from None
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
         raise StartError(f"the box's hardware is not answering ({type(e).__name__}: {e}); on a computer "
                          "without the box, run `arbitro --mock`") from None
+    if args.mock and not is_loopback(host):
+        print(f"arbitro: WARNING: mock mode on {host}: anyone who can reach this address may press every "
+              "button of the virtual box (/box/press) and acts as the host (start, undo, end games, download "
+              "the log with every secret once a game is over). Serve mock mode on 127.0.0.1 unless you mean "
+              "it.", file=sys.stderr, flush=True)
     try:
         if args.game and (table.game is None or table.view()["over"]):
             box.new_game(args.game, args.seats)
@@ -292,6 +311,7 @@ def serve(args):
                              f"using that port? Try --port") from None
         print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
               file=sys.stderr, flush=True)
+        box.start()
         server.run()
     except Rejected as e:
         raise StartError(e) from None

@@ -188,6 +188,7 @@ class Doctor:
         if self.problems == before:
             self.say("pads: no key reads pressed at start" + (", no column shorted" if scanner else ""))
         self.watching = True
+        self.pads.start()  # from now on the pads read on their own, each press named as it comes
 
     def _pressed(self, key):
         if not self.watching:

@@ -10,10 +10,13 @@ Debounce counts scans: a key changes state once it has read the same for `stable
 chatter shorter than that is ignored. The scan is the clock: the loop runs one every `period` seconds, and a
 test (or the virtual box) may call `scan()` itself."""
 import itertools
+import logging
 import threading
 import time
 
 from gpiozero import InputDevice
+
+log = logging.getLogger(__name__)
 
 
 class MatrixScanner:
@@ -78,7 +81,10 @@ class MatrixScanner:
                 self.pressed.symmetric_difference_update({key})
                 changed.append((*key, key in self.pressed))
             for row, column, pressed in changed:
-                self.on_change(row, column, pressed)
+                try:
+                    self.on_change(row, column, pressed)
+                except Exception:  # the state is settled already: one failing report must not hide the next
+                    log.exception("a key change could not be handled")
             return changed
 
     def ghosts(self):
@@ -96,8 +102,15 @@ class MatrixScanner:
         self._thread.start()
 
     def _run(self):
+        failed = False
         while not self._stop.is_set():  # a plain sleep: waking from an Event's timed wait costs more CPU
-            self.scan()
+            try:
+                self.scan()
+                failed = False
+            except Exception:  # a pin that fails once must not end the scan for good: logged, then tried again
+                if not failed:
+                    log.exception("a matrix scan failed; scanning on")
+                failed = True
             time.sleep(self.period)
 
     def stop(self):

@@ -9,6 +9,7 @@ press, and a press shorter than the window is still seen with its release. Pins 
 DigitalInputDevices, woken by their edges: no thread per button (a gpiozero Button starts one to time holds),
 so an idle box sleeps.
 """
+import logging
 import math
 import threading
 import time
@@ -23,6 +24,7 @@ from .matrix import MatrixScanner
 from .simulated_matrix import SimulatedMatrix
 
 SCAN_PERIOD = 0.005  # a matrix scan every 5 ms: a 20 ms debounce is 4 scans
+log = logging.getLogger(__name__)
 
 
 class DebouncedButton:
@@ -104,28 +106,51 @@ def wires(pinmap):
 
 class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
-    on_host(name); each key is named ("seat", seat, button) or ("host", name). `last` keeps what each key's
-    latest press returned, so the virtual box can answer a click with what it did."""
+    on_host(name); releases reach on_release(key). Each key is named ("seat", seat, button) or ("host", name).
+    `last` keeps what each key's latest press or release returned, so the virtual box can answer a click with
+    what it did. No error in a handler ends the thread that reads the pins: it is logged (once for each
+    kind of error) and the next press is read as usual."""
 
-    def __init__(self, on_seat, on_host):
-        self._on_seat, self._on_host = on_seat, on_host
+    def __init__(self, on_seat, on_host, on_release=None):
+        self._on_seat, self._on_host, self._on_release = on_seat, on_host, on_release
         self.last = {}
+        self._logged = set()
 
     def _pressed(self, key):
         kind, *where = key
-        self.last[key] = (self._on_seat if kind == "seat" else self._on_host)(*where)
+        self._deliver(key, (self._on_seat if kind == "seat" else self._on_host), *where)
+
+    def _released(self, key):
+        if self._on_release:
+            self._deliver(key, self._on_release, key)
+
+    def _deliver(self, key, handler, *args):
+        try:
+            outcome = handler(*args)
+        except Exception as e:
+            if (type(e), str(e)) not in self._logged:
+                self._logged.add((type(e), str(e)))
+                log.exception("a handler failed on %s; the pads read on", key)
+            return
+        if outcome is not None:
+            self.last[key] = outcome
+
+    def start(self):
+        """Start reading on a thread of the pads' own, where they need one (a direct-wired pad needs none)."""
 
 
 class DirectPads(_Pads):
     """A pin per button, each read as a DebouncedButton."""
 
-    def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
-        super().__init__(on_seat, on_host)
+    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
+                 pin_factory=None):
+        super().__init__(on_seat, on_host, on_release)
         debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
         self.buttons = {}
         for key, (pin,) in wires(pinmap).items():
-            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k), **common)
+            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k),
+                                                when_released=lambda k=key: self._released(k), **common)
 
     def is_pressed(self, key):
         return self.buttons[key].is_pressed
@@ -145,11 +170,11 @@ class DirectPads(_Pads):
 
 
 class MatrixPads(_Pads):
-    """A row per pad (the host panel's last), a column per button, read by a MatrixScanner on its own thread.
-    On mock pins the matrix is simulated, with diodes."""
+    """A row per pad (the host panel's last), a column per button, read by a MatrixScanner: on a thread of its
+    own once started, or by whoever calls its scan(). On mock pins the matrix is simulated, with diodes."""
 
-    def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, period=SCAN_PERIOD):
-        super().__init__(on_seat, on_host)
+    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, pin_factory=None, period=SCAN_PERIOD):
+        super().__init__(on_seat, on_host, on_release)
         if pin_factory is None:  # gpiozero's default, as GPIOZERO_PIN_FACTORY chooses
             Device.ensure_pin_factory()
         factory = pin_factory or Device.pin_factory
@@ -161,12 +186,14 @@ class MatrixPads(_Pads):
         stable = max(2, math.ceil(pinmap.debounce_ms / 1000 / period))
         self.scanner = MatrixScanner(rows, pinmap.columns, self._changed, stable_scans=stable, period=period,
                                      pin_factory=factory)
+
+    def start(self):
         self.scanner.start()
 
     def _changed(self, row, column, pressed):
         key = self.keys[row][column]
-        if pressed and key:  # the host row's buttons 6–8 are not wired to anything
-            self._pressed(key)
+        if key:  # the host row's buttons 6–8 are not wired to anything
+            self._pressed(key) if pressed else self._released(key)
 
     def is_pressed(self, key):
         return self.places[key] in self.scanner.pressed
@@ -185,8 +212,10 @@ class MatrixPads(_Pads):
         self.scanner.close()
 
 
-def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
-    """The pads of the pin map's wiring."""
+def make_pads(pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
+              pin_factory=None):
+    """The pads of the pin map's wiring; call start() to have them read on their own."""
     if pinmap.wiring == "matrix":
-        return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory)
-    return DirectPads(pinmap, on_seat, on_host, clock=clock, schedule=schedule, pin_factory=pin_factory)
+        return MatrixPads(pinmap, on_seat, on_host, on_release, pin_factory=pin_factory)
+    return DirectPads(pinmap, on_seat, on_host, on_release, clock=clock, schedule=schedule,
+                      pin_factory=pin_factory)

@@ -2,6 +2,8 @@
 each column pin reads low while a closed path leads it to a row driven low. With diodes a path is one key
 (current flows from a column to a row only); without, a path may run through any closed keys, which is how
 a real matrix shows ghost keys."""
+import threading
+
 from gpiozero.pins.mock import MockFactory
 
 
@@ -11,6 +13,9 @@ class SimulatedMatrix:
             raise TypeError("a simulated matrix needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         self.diodes = diodes
         self.closed = set()  # (row, column) of each key held down
+        # The virtual box closes keys from web threads while the scan reads them: one lock, or a scan may see
+        # the set change under it.
+        self._lock = threading.Lock()
         # Rows are plain mock pins; each column is one whose level this matrix decides. They must be made
         # before the scanner asks for them, as the factory keeps one pin object per number.
         self.rows = [factory.pin(p) for p in rows]
@@ -20,10 +25,12 @@ class SimulatedMatrix:
             pin.matrix, pin.index = self, c
 
     def close(self, row, column):
-        self.closed.add((row, column))
+        with self._lock:
+            self.closed.add((row, column))
 
     def open(self, row, column):
-        self.closed.discard((row, column))
+        with self._lock:
+            self.closed.discard((row, column))
 
     def _driven_low(self, row):
         pin = self.rows[row]
@@ -31,15 +38,17 @@ class SimulatedMatrix:
 
     def pulls_low(self, column):
         """Whether a closed path leads the column to a row driven low."""
+        with self._lock:
+            closed = frozenset(self.closed)
         if self.diodes:
-            return any(self._driven_low(r) for r, c in self.closed if c == column)
+            return any(self._driven_low(r) for r, c in closed if c == column)
         seen_rows, seen_columns, frontier = set(), {column}, [column]
         while frontier:  # every row and column the closed keys join to this column
             c = frontier.pop()
-            for row, other in self.closed:
+            for row, other in closed:
                 if other == c and row not in seen_rows:
                     seen_rows.add(row)
-                    for r2, c2 in self.closed:
+                    for r2, c2 in closed:
                         if r2 == row and c2 not in seen_columns:
                             seen_columns.add(c2)
                             frontier.append(c2)

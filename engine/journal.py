@@ -1,13 +1,14 @@
 """The journal: every applied line, in SQLite, written before the table acknowledges it.
 
-One row per entry; the row id only grows, so it doubles as the table's version number across restarts.
-Undo is a row of its own (never a deletion). Kinds: 'table' (a game's first line), 'line' (an applied
+One row per entry; a version number (in `meta`) moves on with every write, a held pick's too, and never back,
+across restarts. Undo is a row of its own (never a deletion). Kinds: 'table' (a game's first line), 'line' (an applied
 action, chance outcome or undo), 'end' (the host ended the game). A pick that completes a round and waits out
 the reveal delay is kept in `held` (one row per game) until it is applied: acknowledged is journaled.
 One box at a time: the journal is locked while it is open.
 """
 import fcntl
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -21,35 +22,106 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE INDEX IF NOT EXISTS entries_game ON entries (game, id);
 CREATE TABLE IF NOT EXISTS held (game INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO meta (key, value) SELECT 'version', COALESCE(MAX(id), 0) FROM entries;
 """
 
 
-class JournalError(RuntimeError):
-    """The journal cannot be read or written. The box stops rather than lose or overwrite a game."""
+class StorageError(RuntimeError):
+    """Something the box keeps on its disk cannot be read or written. `full` when the disk has no room left:
+    the box refuses what it cannot write, and takes inputs again once there is room."""
+
+    def __init__(self, message, full=False):
+        super().__init__(message)
+        self.full = full
+
+
+class JournalError(StorageError):
+    """The journal cannot be read or written."""
+
+
+def _full(error):
+    return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
 
 class Journal:
+    """Committed rows are in the main file itself (a rollback journal, not a write-ahead log), synced with
+    the directory: what was acknowledged survives the loss or damage of every other file beside it. A damaged
+    main file is refused by name, never started over."""
+
     def __init__(self, path=":memory:"):
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._usable_directory(Path(self.path).parent)
+            self._not_emptied(Path(self.path))
         self._lock = threading.Lock()
         self._lockfile = self._take_lock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA journal_mode=DELETE")
+            # EXTRA syncs the directory once the rollback journal is deleted: the commit is on the disk on return.
+            self._db.execute("PRAGMA synchronous=EXTRA")
+            checked = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            if checked != "ok":
+                raise sqlite3.DatabaseError(checked)
             self._db.executescript(SCHEMA)
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
+            self._give_up()
+            if "readonly" in str(e) or "unable to open" in str(e):
+                raise JournalError(f"cannot write the journal {self.path} ({e}): make it and its directory "
+                                   "writable by the user the box runs as") from None
             raise JournalError(f"the journal {self.path} is damaged ({e}); move it aside to start afresh, "
-                               f"it is left untouched") from None
+                               f"it is left untouched", full=_full(e)) from None
+        try:
+            self._write([])  # a box that cannot write must say so before it serves anyone
+        except JournalError as e:
+            self._give_up()
+            raise JournalError(f"{e}: make it and its directory writable by the user the box runs as, "
+                               "and leave room on the disk", full=e.full) from None
+
+    @staticmethod
+    def _usable_directory(directory):
+        if directory.exists() and not directory.is_dir():
+            raise JournalError(f"the data directory {directory} is a file, not a directory: pass --data with "
+                               "a directory")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise JournalError(f"cannot make the data directory {directory}: part of its path is a file; "
+                               "pass --data with a directory") from None
+        except OSError as e:
+            raise JournalError(f"cannot make the data directory {directory} ({e.strerror}): make its parent "
+                               "writable by the user the box runs as, or pass another --data") from None
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise JournalError(f"the data directory {directory} is not writable by this user: make it theirs "
+                               f"(chown) or pass another --data")
+
+    @staticmethod
+    def _not_emptied(path):
+        """SQLite takes an empty file for an empty journal: a journal cut to nothing would start at version 0
+        as though no game had ever been played. The box makes the file itself, and never empty."""
+        if path.exists() and path.stat().st_size == 0:
+            raise JournalError(f"the journal {path} is empty: it was damaged; move it aside to start afresh "
+                               "(it is left untouched)")
+
+    def _give_up(self):
+        try:
+            self._db.close()
+        except (AttributeError, sqlite3.Error):
+            pass
+        if self._lockfile:
+            self._lockfile.close()
 
     def _take_lock(self):
         """Two boxes on one journal would interleave two games: the second is refused."""
         if self.path == ":memory:":
             return None
-        lockfile = open(self.path + ".lock", "w")
+        try:
+            lockfile = open(self.path + ".lock", "a")
+        except OSError as e:
+            raise JournalError(f"cannot open {self.path}.lock ({e.strerror}): make it and its directory "
+                               "writable by the user the box runs as") from None
         try:
             fcntl.flock(lockfile, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -62,26 +134,39 @@ class Journal:
         if self._lockfile:
             self._lockfile.close()
 
-    def _write(self, rows):
+    def _write(self, rows, held=()):
+        """One transaction: `rows` (game, kind, body) appended, the game's held pick cleared by each (or set
+        by `held`: (game, body or None)), and the version moved on by one. Returns the new version."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 for game, kind, body in rows:
-                    cur = self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
-                                           (game, kind, json.dumps(body, ensure_ascii=False)))
+                    self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
+                                     (game, kind, json.dumps(body, ensure_ascii=False)))
                     self._db.execute("DELETE FROM held WHERE game = ?", (game,))
+                if held:
+                    game, body = held
+                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
+                    if body is not None:
+                        self._db.execute("INSERT INTO held (game, body) VALUES (?, ?)",
+                                         (game, json.dumps(body, ensure_ascii=False)))
+                self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held
+                                                                                             else 0,))
+                version = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
                 self._db.execute("COMMIT")
             except sqlite3.Error as e:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
-                raise JournalError(f"could not write the journal {self.path}: {e}") from None
-            return cur.lastrowid
+                raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
+            return version
 
-    def start_game(self, table_line):
-        """Journal a new game; returns (game id, version)."""
+    def start_game(self, table_line, lines=(), end=None):
+        """Journal a new game with its first chance lines, ending game `end` in the same breath; returns
+        (game id, version)."""
         with self._lock:
             game = self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0]
-        return game, self._write([(game, "table", table_line)])
+        ended = [(end, "end", {})] if end is not None else []
+        return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines])
 
     def append(self, game, lines):
         """Journal applied lines of one input together; returns the new version."""
@@ -91,16 +176,9 @@ class Journal:
         return self._write([(game, "end", {})])
 
     def hold(self, game, line):
-        """Keep the held pick of `game` (None: there is none any more), durably, before it is acknowledged."""
-        with self._lock:
-            try:
-                if line is None:
-                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
-                else:
-                    self._db.execute("INSERT OR REPLACE INTO held (game, body) VALUES (?, ?)",
-                                     (game, json.dumps(line, ensure_ascii=False)))
-            except sqlite3.Error as e:
-                raise JournalError(f"could not write the journal {self.path}: {e}") from None
+        """Keep the held pick of `game` (None: there is none any more), durably, before it is acknowledged;
+        returns the new version."""
+        return self._write([], held=(game, line))
 
     def held(self, game):
         with self._lock:
@@ -112,8 +190,9 @@ class Journal:
 
     @property
     def version(self):
+        """Moves on with every write (a held pick too) and never back, across restarts."""
         with self._lock:
-            return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+            return self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
 
     def last_game(self):
         """(game id, table line, lines, ended) of the newest game, or None."""

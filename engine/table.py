@@ -18,6 +18,9 @@ from .timers import later
 log = logging.getLogger(__name__)
 
 
+RETRY = 2.0  # seconds between tries to write a held pick's reveal the journal refused
+
+
 class Table:
     def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=later):
         """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
@@ -31,6 +34,7 @@ class Table:
         self._schedule = schedule
         self._subscribers = []
         self._pending = None  # (action, cancel) of a held round-completing pick
+        self.fault = None  # "full" or "failing" while the journal refuses writes: nothing is acknowledged
         self._game_id, self._record = self._load()
         self.version = self._journal.version
         with self._lock:
@@ -122,8 +126,11 @@ class Table:
             self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback)
 
-    def _changed(self, version=None):
-        self.version = max(self.version + 1, version or 0)
+    def _changed(self, version):
+        self.version = max(self.version, version)
+        self._notify()
+
+    def _notify(self):
         for callback in list(self._subscribers):
             try:
                 callback(self.version)
@@ -132,27 +139,43 @@ class Table:
 
     # -- inputs -----------------------------------------------------------------------------------------
     def new_game(self, game, seats, options=None):
+        """Start a game, ending the one in play: both in one journal write, or neither."""
         with self._lock:
             table_line = header(game, seats, options)
             record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
+            lines = self._sample_chance(record)
+            game_id, version = self._journaled(lambda: self._journal.start_game(
+                table_line, lines, end=self._game_id if self._record is not None else None))
             self._drop_pending()
-            if self._record is not None:
-                self._journal.end_game(self._game_id)
-            self._game_id, version = self._journal.start_game(table_line)
-            self._record = record
-            lines = self._sample_chance()
-            if lines:
-                version = self._journal.append(self._game_id, lines)
+            self._game_id, self._record = game_id, record
             self._changed(version)
 
     def end_game(self):
         with self._lock:
             if self._record is None:
                 raise Rejected("no game is being played")
+            version = self._journaled(lambda: self._journal.end_game(self._game_id))
             self._drop_pending()
-            version = self._journal.end_game(self._game_id)
             self._game_id = self._record = None
             self._changed(version)
+
+    def _journaled(self, write):
+        """write() to the journal. When it fails the table says so (`fault`, its subscribers told) and the
+        error goes up: nothing that was not written is acknowledged. The next write that works clears it."""
+        try:
+            done = write()
+        except JournalError as e:
+            fault = "full" if e.full else "failing"
+            if fault != self.fault:
+                self.fault = fault
+                log.error("%s", e)
+                self._notify()
+            raise
+        if self.fault:
+            self.fault = None
+            log.info("the journal takes writes again")
+            self._notify()
+        return done
 
     def act(self, action):
         """Apply a named action (a game-log line); returns 'applied' or 'held' (round complete, waiting
@@ -165,15 +188,15 @@ class Table:
                 return self.undo()
             if self._pending and action.get("seat") == self._pending[0].get("seat"):
                 record.check(action)  # the held seat changes its pick
-                self._journal.hold(self._game_id, action)
+                version = self._journaled(lambda: self._journal.hold(self._game_id, action))
                 self._pending = (action, self._pending[1])
-                self._changed()
+                self._changed(version)
                 return "held"
             if not self._pending and self.reveal_delay > 0 and secret.completes_round(record.state, action):
                 record.check(action)
-                self._journal.hold(self._game_id, action)  # acknowledged is journaled
-                self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))
-                self._changed()
+                version = self._journaled(lambda: self._journal.hold(self._game_id, action))  # acknowledged is
+                self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))  # journaled
+                self._changed(version)
                 return "held"
             self._commit(action)
             return "applied"
@@ -182,19 +205,23 @@ class Table:
         with self._lock:
             self._require_game()
             if self._pending:  # the held pick is the last thing done
+                version = self._journaled(lambda: self._journal.hold(self._game_id, None))
                 self._drop_pending()
-                self._journal.hold(self._game_id, None)
-                self._changed()
+                self._changed(version)
                 return "undone"
             self._commit(UNDO)
             return "undone"
 
     def _reveal_held(self):
+        """The reveal delay is over: the held pick is applied. If the journal refuses it, the pick stays held
+        (live and in the journal alike) and the reveal is tried again every RETRY seconds."""
         with self._lock:
-            if self._pending:
-                action, _ = self._pending
-                self._pending = None
-                self._commit(action)
+            if not self._pending:
+                return
+            try:
+                self._commit(self._pending[0], revealing=True)
+            except JournalError:
+                self._pending = (self._pending[0], self._schedule(RETRY, self._reveal_held))
 
     def _drop_pending(self):
         if self._pending:
@@ -206,22 +233,23 @@ class Table:
             raise Rejected("no game is being played")
         return self._record
 
-    def _commit(self, line):
+    def _commit(self, line, revealing=False):
         record = self._record
         record.apply(line)
-        lines = [line] + self._sample_chance()
+        lines = [line] + self._sample_chance(record)
         try:
-            version = self._journal.append(self._game_id, lines)
+            version = self._journaled(lambda: self._journal.append(self._game_id, lines))
         except Exception:
             # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
             self._game_id, self._record = self._load()
             raise
+        if revealing:
+            self._pending = None
         self._changed(version)
 
-    def _sample_chance(self):
+    def _sample_chance(self, record):
         """Draw every chance outcome now due, from the secure random source."""
         lines = []
-        record = self._record
         while record.needs_chance:
             action = record.next_chance()  # undo never re-rolls
             if action is None:

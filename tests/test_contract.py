@@ -15,6 +15,7 @@ from engine.rules import CHANCE, GAMES, HOST, PUBLIC, TERMINAL, Rejected
 from engine.rules.protocol import Prompt
 from engine.table import Table
 from engine.table import draw as table_draw
+from tests.phones import take
 from web_companion import api, create_app
 
 MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long
@@ -126,9 +127,7 @@ class Side:
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):
-            claim = self.phones[seat].post(f"/api/seats/{seat}/claim", json={}).get_json()["claim"]
-            box.press(host="ok") if seat >= box.wired_seats else box.press(seat=seat, button=1)
-            assert self.phones[seat].get(f"/api/claims/{claim}").get_json()["status"] == "confirmed"
+            take(self.phones[seat], box, f"/api/seats/{seat}/claim")
         self.streams = {viewer: iter(self.phones[viewer].get(
             "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
             for viewer in self.viewers}

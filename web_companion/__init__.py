@@ -1,6 +1,11 @@
 """The box's web side: a Flask application factory, one blueprint per concern."""
+import logging
+
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
+
+from engine.claims import ClaimRefused
+from engine.journal import StorageError
 
 from . import api, host, pages, seat, virtual_box
 from .streams import Changes
@@ -19,6 +24,23 @@ def create_app(box, *, mock=False):
     @app.errorhandler(HTTPException)
     def http_error(error):
         return jsonify(error=error.description), error.code
+
+    @app.errorhandler(StorageError)
+    def storage_error(error):
+        """Nothing was written, so nothing was done: the phone is told why, by name (507 for a full disk)."""
+        logging.getLogger(__name__).error("%s", error)
+        if error.full:
+            return jsonify(error="the box's storage is full: nothing was changed", code="storage_full"), 507
+        return jsonify(error="the box cannot write its storage: nothing was changed", code="storage_failing"), 503
+
+    @app.errorhandler(ClaimRefused)
+    def claims_busy(error):
+        message = {"claims_busy": "too many phones are asking at once", "claims_rate": "this phone has asked too "
+                   "often"}[error.key]
+        response = jsonify(error=f"{message}: try again in {error.seconds} s", code=error.key,
+                           seconds=error.seconds)
+        response.headers["Retry-After"] = str(error.seconds)
+        return response, 429
 
     return app
 

@@ -5,7 +5,7 @@ from flask import Blueprint, Response, jsonify
 from engine.rules import Rejected
 from engine.texts import LANGUAGES
 
-from .seat import action_body, acted, seat_number
+from .seat import action_body, acted, claimed, seat_number
 from .viewers import box, fail, is_host, json_body, require_host
 
 bp = Blueprint("host", __name__, url_prefix="/api/host")
@@ -23,7 +23,7 @@ def status():
 @bp.post("/claim")
 def claim():
     json_body()
-    return jsonify(claim=box().claims.request(("host",)), seconds=box().claims.window), 201
+    return claimed(("host",))
 
 
 @bp.post("/game")

@@ -1,8 +1,8 @@
-"""A phone's seat: claim it (by a press on the seat's pad, or the host panel's OK for a seat no pad wires),
-then see and act as that seat."""
-from flask import Blueprint, jsonify
+"""A phone's seat: ask for it (the box draws a button to hold on the seat's pad, or on the host panel for a
+seat no pad wires), then see and act as that seat."""
+from flask import Blueprint, jsonify, request
 
-from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, require_seat
+from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, require_seat, seat_of
 
 bp = Blueprint("seat", __name__, url_prefix="/api")
 
@@ -30,29 +30,61 @@ def action_body(seat):
     return body["action"]
 
 
+def claimed(target):
+    """A new claim on `target`: what the phone shows its player (the button to hold, where, how long)."""
+    claim = box().request_claim(target, request.remote_addr)
+    by = "pad" if claim.panel[0] == "seat" else "host"
+    return jsonify(claim=claim.id, button=claim.button, confirm_by=by, hold=box().claims.hold,
+                   seconds=box().claims.window, **({"seat": target[1]} if target[0] == "seat" else {})), 201
+
+
+@bp.get("/seats")
+def seats():
+    """The seat chooser: each seat of the game in play, whether a pad wires it and whether a phone holds it."""
+    the_box = box()
+    mine = seat_of(the_box, request.cookies.get(SEAT_COOKIE))
+    return jsonify(seats=[{"seat": s, "pad": s < the_box.wired_seats, "phone": the_box.has_phone(s),
+                           "mine": s == mine} for s in range(the_box.table.seats)])
+
+
 @bp.post("/seats/<int:seat>/claim")
 def claim(seat):
     json_body()
     seat_number(seat)
-    claim_id = box().claims.request(("seat", seat), box().table.game_id)
-    by = "pad" if seat < box().wired_seats else "host"
-    return jsonify(claim=claim_id, seat=seat, seconds=box().claims.window, confirm_by=by), 201
+    if seat_of(box(), request.cookies.get(SEAT_COOKIE)) == seat:
+        fail(409, f"this phone holds player {seat + 1}'s seat already")
+    return claimed(("seat", seat))
 
 
 @bp.get("/claims/<claim_id>")
 def claim_status(claim_id):
-    status, detail = box().claims.status(claim_id)
-    if status is None:
-        fail(404, "no such claim")
-    if status == "pending":
-        return jsonify(status=status, seconds_left=round(detail, 1))
-    if status == "expired":
+    claim, status = box().claims.status(claim_id)
+    if claim is None:
+        fail(404, "no such claim: it expired; ask again")
+    if status != "confirmed":
         return jsonify(status=status)
-    target = box().claims.holder(detail).target
-    response = jsonify(status=status, seat=target[1] if target[0] == "seat" else None, host=target == ("host",))
-    cookie = SEAT_COOKIE if target[0] == "seat" else HOST_COOKIE
-    response.set_cookie(cookie, detail, httponly=True, samesite="Strict")
+    response = jsonify(status=status, seat=claim.target[1] if claim.target[0] == "seat" else None,
+                       host=claim.target == ("host",))
+    cookie = SEAT_COOKIE if claim.target[0] == "seat" else HOST_COOKIE
+    response.set_cookie(cookie, claim.token, httponly=True, samesite="Strict", max_age=10 * 365 * 86400)
     return response
+
+
+@bp.delete("/claims/<claim_id>")
+def cancel_claim(claim_id):
+    if not box().claims.cancel(claim_id):
+        fail(404, "no such open claim")
+    return "", 204
+
+
+@bp.get("/me")
+def me():
+    """What this phone holds, and what another phone took over from it (so it can say so)."""
+    the_box = box()
+    seat_token, host_token = request.cookies.get(SEAT_COOKIE), request.cookies.get(HOST_COOKIE)
+    lost = the_box.claims.lost(seat_token) or the_box.claims.lost(host_token)
+    return jsonify(seat=seat_of(the_box, seat_token), host=the_box.claims.is_host(host_token),
+                   lost=({"seat": lost[1]} if lost[0] == "seat" else {"host": True}) if lost else None)
 
 
 @bp.post("/seats/<int:seat>/act")

@@ -14,8 +14,9 @@ class Changes:
             self._changed.notify_all()
 
     def health(self):
-        """What the phones say about the box itself (not the game): whether its display answers."""
-        return {"display": self.display.status}
+        """What the phones say about the box itself (not the game): whether its display answers, and whether
+        its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does)."""
+        return {"display": self.display.status, "storage": self.table.fault or "ok"}
 
     def wait(self, since, timeout, health=None):
         """Block until the table's version differs from `since`, or the box's health from `health` when given

@@ -13,9 +13,17 @@ def fail(status, message):
     abort(status, description=message)
 
 
+def json_object():
+    """The request's body as JSON, or None when it is not JSON (too deeply nested counts as not JSON)."""
+    try:
+        return request.get_json(silent=True, force=True)
+    except RecursionError:
+        fail(400, "the JSON is nested too deeply")
+
+
 def json_body(*keys):
     """The request's JSON object with exactly `keys`; 400 naming what is wrong otherwise."""
-    body = request.get_json(silent=True)
+    body = json_object()
     if not isinstance(body, dict):
         fail(400, f"send a JSON object with {', '.join(keys) or 'no keys'}")
     missing, extra = sorted(set(keys) - set(body)), sorted(set(body) - set(keys))
@@ -27,11 +35,11 @@ def json_body(*keys):
 
 
 def seat_of(the_box, token):
-    """The seat a token holds in the box's current game, or None."""
-    claim = the_box.claims.holder(token)
-    if claim and claim.target[0] == "seat" and claim.game == the_box.table.game_id is not None:
-        return claim.target[1]
-    return None
+    """The seat a token holds in the game in play (a token is good for every game with its seat count), or
+    None."""
+    if the_box.table.game is None:
+        return None
+    return the_box.claims.seat_of(token, the_box.table.seats)
 
 
 def seat_of_request():
@@ -47,12 +55,12 @@ def require_seat(seat):
 
 
 def is_host():
-    if current_app.config["MOCK"]:
+    if current_app.config["MOCK"]:  # the virtual box's user presses every button anyway
         return True
-    claim = box().claims.holder(request.cookies.get(HOST_COOKIE))
-    return bool(claim and claim.target == ("host",))
+    return box().claims.is_host(request.cookies.get(HOST_COOKIE))
 
 
 def require_host():
     if not is_host():
-        fail(403, "host actions need the host token: ask for it, then press OK on the box's host panel")
+        fail(403, "host actions need the host role: ask for it on the Host tab, then hold the button it shows "
+                  "on the box's host panel")
