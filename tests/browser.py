@@ -1,4 +1,5 @@
 """Helpers for the browser tests: Debian's chromium through Playwright, and a real `arbitro --mock`."""
+import json
 import os
 import shutil
 import socket
@@ -62,3 +63,24 @@ def launch(playwright):
 def screenshot(page, name):
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
+
+
+def ask_and_hold(page, click, server, box_page=None):
+    """A phone asks for a seat or the host role by `click()`, and shows the button the box drew; the player
+    holds that button, on the virtual box's page when given (its "Hold the next button" switch), else by
+    POST /box/press. Returns the claim as the phone received it."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/claim")) as answer:
+        click()
+    claim = answer.value.json()
+    page.wait_for_selector(".claim .hold")
+    pad = claim["confirm_by"] == "pad"
+    if box_page is not None:
+        box_page.click("#hold-next")
+        box_page.click(f'[data-seat="{claim["seat"]}"][data-button="{claim["button"]}"]' if pad
+                       else f'[data-host="{claim["button"]}"]:not([data-hold])')
+    else:
+        body = {"seat": claim["seat"], "button": claim["button"]} if pad else {"host": claim["button"]}
+        request = urllib.request.Request(server.url + "/box/press", json.dumps({**body, "hold": True}).encode(),
+                                         {"Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(request))["status"] == "claimed"
+    return claim

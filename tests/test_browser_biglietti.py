@@ -15,7 +15,7 @@ import pytest
 from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
 from engine.rules import biglietti as B
-from tests.browser import SCREENSHOTS, Server, screenshot
+from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
 from web_companion.games.biglietti import texts
@@ -122,9 +122,9 @@ class Carriage:
 
 def claim(page, server, box, seat):
     page.goto(server.url + "/seat")
-    page.locator("button.big", has_text=re.compile(f"(Giocatore|Player) {seat + 1}$")).click()
-    page.wait_for_selector(".claim")
-    box.click('[data-host="ok"]')  # a seat without a pad: the host confirms it on the box
+    # a seat without a pad: the host confirms it on the box's host panel
+    ask_and_hold(page, page.locator("button.big", has_text=re.compile(f"(Giocatore|Player) {seat + 1}")).first.click,
+                 server, box)
     page.wait_for_selector(f"text={'Sei il giocatore' if seat in ITALIAN else 'You are player'} {seat + 1}")
 
 

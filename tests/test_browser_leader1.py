@@ -14,7 +14,7 @@ from device.cursor import NEXT, OK, Cursor
 from device.games.leader1 import TEXTS
 from engine.record import GameRecord, header
 from engine.rules import leader1 as L
-from tests.browser import SCREENSHOTS, Server, screenshot
+from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE
 
 ROLLS = [0, 5, 8, 5, 0, 8]  # 3: the crash; red 4: the peloton; 5; red 4: a puncture; 3; 5
@@ -124,9 +124,7 @@ def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
     box.wait_for_selector('[data-seat="1"][data-button="8"]')
     phone = browser.new_context(locale="it-IT", **PHONE).new_page()
     phone.goto(server.url + "/seat")
-    phone.click("button.big:has-text('Giocatore 1')")
-    phone.wait_for_selector("text=Ora premi un tasto qualsiasi")
-    box.click('[data-seat="0"][data-button="8"]')
+    ask_and_hold(phone, lambda: phone.click("button.big:has-text('Giocatore 1')"), server, box)
     phone.wait_for_selector("text=Sei il giocatore 1")
     stage = Stage(server, box, phone)
 

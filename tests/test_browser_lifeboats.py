@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from engine.rules.lifeboats import PAD
-from tests.browser import SCREENSHOTS, Server, screenshot
+from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE
 
 
@@ -75,9 +75,7 @@ def test_a_whole_lifeboats_game_through_the_pads_and_one_phone(server, browser):
 
     alice = browser.new_context(locale="it-IT", **PHONE).new_page()
     alice.goto(server.url + "/seat")
-    alice.click("button.big:has-text('Giocatore 1')")
-    alice.wait_for_selector("text=Ora premi un tasto qualsiasi")
-    pad(box, 0, 8)
+    ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server, box)
     alice.wait_for_selector("text=Sei il giocatore 1")
     alice.wait_for_selector("text=Scegli la corsia della tua barca")
     screenshot(alice, "lifeboats-phone-setup-it")

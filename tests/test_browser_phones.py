@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from PIL import Image
 
-from tests.browser import Server, screenshot
+from tests.browser import Server, ask_and_hold, screenshot
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
@@ -55,9 +55,8 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     assert bob.locator(".seats li").count() == 4
 
     alice.goto(server.url + "/seat")
-    alice.click("button.big:has-text('Giocatore 1')")
-    alice.wait_for_selector("text=Ora premi un tasto qualsiasi")
-    assert press(server, {"seat": 0, "button": 6})["status"] == "claimed"
+    claim = ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server)
+    assert f"tieni premuto il tasto {claim['button']} per 2 secondi" in alice.inner_text(".claim")
     alice.wait_for_selector("text=Sei il giocatore 1")
     alice.wait_for_selector("text=Scegli la tua carta in segreto")
     assert alice.locator(".choice").count() == 8  # five normal cards and the three possible specials
@@ -139,9 +138,7 @@ def test_a_redraw_for_another_seat_s_move_keeps_the_group_a_phone_has_open(serve
     urllib.request.urlopen(request).read()
     alice = browser.new_context(locale="en-GB", **PHONE).new_page()
     alice.goto(server.url + "/seat")
-    alice.click("button.big >> nth=0")
-    alice.wait_for_selector(".claim")
-    assert press(server, {"seat": 0, "button": 1})["status"] == "claimed"
+    ask_and_hold(alice, lambda: alice.click("button.big >> nth=0"), server)
     alice.wait_for_selector(".prompt .choice")
     alice.click(".prompt .choice >> nth=0")  # player 1's lane; then players 2 and 3 on their pads
     for seat in (1, 2):

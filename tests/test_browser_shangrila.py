@@ -12,7 +12,7 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import shangrila as G
-from tests.browser import Server, screenshot
+from tests.browser import Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE, press
 
 LOCALES = ("it-IT", "en-GB", "it-IT")
@@ -95,9 +95,7 @@ def test_a_whole_game_tapped_on_the_map(server, browser):
     for seat, locale in enumerate(LOCALES):
         page = browser.new_context(locale=locale, **PHONE).new_page()
         page.goto(server.url + "/seat")
-        page.click(f"button.big >> nth={seat}")
-        page.wait_for_selector(".claim")
-        assert press(server, {"seat": seat, "button": 1})["status"] == "claimed"
+        ask_and_hold(page, lambda: page.click(f"button.big >> nth={seat}"), server)
         page.wait_for_selector(".status .meeple")
         pages.append(page)
     phones = Phones(server, pages)

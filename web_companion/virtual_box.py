@@ -1,9 +1,9 @@
 """The virtual box (mock mode only): the live OLED, every pad and the host panel, clickable. A click drives
 the mock pins, so the same GPIO, debounce and pad code runs as on the Pi."""
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template
 
 from .viewers import box as _box
-from .viewers import fail
+from .viewers import fail, json_object
 
 bp = Blueprint("virtual_box", __name__, url_prefix="/box")
 
@@ -32,24 +32,28 @@ def oled():
 
 @bp.post("/press")
 def press():
+    """A click on the virtual box: {"seat", "button"} or {"host"}, with "hold": true to hold the button (Menu
+    long enough to power off, any other long enough to confirm a phone's claim)."""
     box = _box()
-    body = request.get_json(silent=True)
+    body = json_object()
     if not isinstance(body, dict):
-        fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"} "
-                  "(or {\"host\": \"menu\", \"hold\": true})")
-    if set(body) in ({"host"}, {"host", "hold"}):
+        fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"}, with \"hold\": true "
+                  "to hold it")
+    if "hold" in body and body["hold"] is not True:
+        fail(400, "\"hold\" is true or left out")
+    held = "hold" in body
+    if set(body) - {"hold"} == {"host"}:
         if body["host"] not in box.host_buttons:
             fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(box.host_buttons)}")
-        if "hold" in body and (body["hold"] is not True or body["host"] != "menu"):
-            fail(400, "only Menu is held (\"hold\": true), to power the box off")
-        outcome = box.press(host=body["host"], hold=box.power_off_hold + 0.5 if "hold" in body else None)
-    elif set(body) == {"seat", "button"}:
+        hold = (box.power_off_hold if body["host"] == "menu" else box.claims.hold) + 0.5
+        outcome = box.press(host=body["host"], hold=hold if held else None)
+    elif set(body) - {"hold"} == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
         if type(seat) is not int or not 0 <= seat < box.wired_seats:
             fail(400, f"unknown seat {seat!r}; this box wires seats 0 to {box.wired_seats - 1} (counted from 0)")
         if type(button) is not int or not 1 <= button <= 8:
             fail(400, f"unknown button {button!r}; a pad has buttons 1 to 8")
-        outcome = box.press(seat=seat, button=button)
+        outcome = box.press(seat=seat, button=button, hold=box.claims.hold + 0.5 if held else None)
     else:
         fail(400, f"unexpected keys {sorted(body)}: send {{\"seat\", \"button\"}} or {{\"host\"}}")
     outcome = outcome or {"status": "ignored"}

@@ -38,11 +38,12 @@ const ARBITRO = (() => {
     errorLine.textContent = message || "";
   }
 
+  // A refusal the box names by a code (a full disk, too many claims) is said in the page's language.
   async function post(url, body = {}) {
     const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                        body: JSON.stringify(body)});
     const answer = await response.json().catch(() => ({error: response.statusText}));
-    if (!response.ok) throw new Error(answer.error || response.statusText);
+    if (!response.ok) throw new Error((answer.code && fill(T, answer.code, answer)) || answer.error || response.statusText);
     showError("");
     return answer;
   }
@@ -51,8 +52,10 @@ const ARBITRO = (() => {
   // The box's own health, apart from the game: a display that does not answer is said on every phone.
   function showHealth(health) {
     const notice = document.getElementById("box-notice");
-    notice.hidden = health.display !== "failing";
-    notice.textContent = notice.hidden ? "" : t("display_failing");
+    const said = [health.display === "failing" ? t("display_failing") : null,
+                  health.storage && health.storage !== "ok" ? t("storage_" + health.storage) : null].filter(Boolean);
+    notice.hidden = !said.length;
+    notice.textContent = said.join(" ");
   }
 
   // -- live views ---------------------------------------------------------------------------------------
@@ -172,17 +175,39 @@ const ARBITRO = (() => {
     });
   }
 
-  async function waitForClaim(claim, helpText) {
-    main.replaceChildren(el("p", {class: "panel claim"}, helpText));
-    for (;;) {
+  // A claim: the box drew a button that only this phone knows; holding it on the pad (or the host panel)
+  // hands this phone the seat or the host role.
+  function holdText(claim) {
+    const button = claim.confirm_by === "pad" ? String(claim.button) : t("host_button_" + claim.button);
+    const key = claim.seat === undefined ? "host_claim" : claim.confirm_by === "pad" ? "claim_help" : "claim_help_host";
+    return t(key, {n: (claim.seat ?? 0) + 1, b: button, h: claim.hold, s: claim.seconds});
+  }
+
+  async function waitForClaim(claim) {
+    let asking = true;
+    const cancel = el("button", {class: "big", type: "button", onclick: async () => {
+      asking = false;
+      await fetch(`/api/claims/${claim.claim}`, {method: "DELETE"}).catch(() => {});
+      location.reload();
+    }}, t("cancel"));
+    main.replaceChildren(el("section", {class: "panel claim"},
+      el("p", {class: "hold"}, holdText(claim)), el("p", {class: "note"}, t("claim_note")), cancel));
+    while (asking) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const state = await (await fetch(`/api/claims/${claim}`, {cache: "no-store"})).json();
+      const state = await (await fetch(`/api/claims/${claim.claim}`, {cache: "no-store"})).json();
       if (state.status === "confirmed") return location.reload();
-      if (state.status !== "pending") {
+      if (state.status !== "pending" && asking) {
         showError(t("claim_expired"));
-        return location.reload();
+        return setTimeout(() => location.reload(), 3000);
       }
     }
+  }
+
+  // What this phone held before another phone took it over: said once, where it happened.
+  async function lostNotice() {
+    const me = await (await fetch("/api/me", {cache: "no-store"})).json();
+    if (!me.lost) return null;
+    return el("p", {class: "panel lost"}, me.lost.host ? t("lost_host") : t("lost_seat", {n: me.lost.seat + 1}));
   }
 
   function seatStatus(view, seat) {
@@ -195,9 +220,12 @@ const ARBITRO = (() => {
   }
 
   function seatTab() {
-    connect("seat", (view) => {
+    let hadSeat = false;
+    let chooser = 0;  // the seat chooser drawn last: a newer view's chooser replaces an older one
+    connect("seat", async (view) => {
       if (!view.game) return main.replaceChildren(el("p", {class: "panel"}, t("no_game")));
       if (typeof view.viewer === "number") {
+        hadSeat = true;
         const seat = view.viewer;
         const game = games[view.game] || {};
         return main.replaceChildren(...[gameHeader(view),
@@ -205,14 +233,18 @@ const ARBITRO = (() => {
           resultPanel(view), seatStatus(view, seat), game.seat ? game.seat(view, seat) : null]
           .flat(Infinity).filter(Boolean));
       }
-      main.replaceChildren(el("h1", {}, t("choose_seat")), el("div", {class: "choose"},
-        Array.from({length: view.seats}, (_, seat) => el("button", {class: "big", onclick: async () => {
+      const drawing = ++chooser;
+      const [listed, lost] = await Promise.all([
+        fetch("/api/seats", {cache: "no-store"}).then((r) => r.json()), lostNotice()]);
+      if (drawing !== chooser) return;
+      if (hadSeat && !lost) hadSeat = false;
+      main.replaceChildren(lost || "", el("h1", {}, t("choose_seat")), el("div", {class: "choose"},
+        listed.seats.map((seat) => el("button", {class: "big", onclick: async () => {
           try {
-            const claim = await post(`/api/seats/${seat}/claim`);
-            const help = claim.confirm_by === "host" ? "claim_help_host" : "claim_help";
-            waitForClaim(claim.claim, t(help, {n: seat + 1, s: claim.seconds}));
+            waitForClaim(await post(`/api/seats/${seat.seat}/claim`));
           } catch (e) { showError(e.message); }
-        }}, meeple(seat), seatName(seat)))));
+        }}, meeple(seat.seat), seatName(seat.seat),
+          el("small", {class: "held"}, seat.phone ? t("seat_has_phone") : seat.pad ? "" : t("seat_no_pad"))))));
     });
   }
 
@@ -287,10 +319,9 @@ const ARBITRO = (() => {
   async function hostTab() {
     const status = await (await fetch("/api/host", {cache: "no-store"})).json();
     if (!status.host) {
-      return main.replaceChildren(el("button", {class: "big", onclick: async () => {
+      return main.replaceChildren(await lostNotice() || "", el("button", {class: "big", onclick: async () => {
         try {
-          const claim = await post("/api/host/claim");
-          waitForClaim(claim.claim, t("host_claim", {s: claim.seconds}));
+          waitForClaim(await post("/api/host/claim"));
         } catch (e) { showError(e.message); }
       }}, t("become_host")));
     }
