@@ -54,7 +54,7 @@ def digest(token):
 class Claims:
     def __init__(self, store, clock=time.monotonic, *, choose=secrets.choice):
         """`store` keeps the tokens across restarts (read()/write() of a dict); `choose` draws a button."""
-        self._store, self._clock, self._choose = store, clock, choose
+        self._store, self._clock, self.choose = store, clock, choose
         self.window, self.hold = WINDOW, HOLD
         self._lock = threading.Lock()
         self._claims = {}  # claim id -> Claim: open, or answered within KEPT seconds
@@ -82,7 +82,7 @@ class Claims:
             if len(open_claims) >= OPEN_MAX or len(taken) >= PER_PANEL or not free:
                 soonest = min(c.deadline for c in open_claims)
                 raise ClaimRefused("claims_busy", max(1, round(soonest - now)))
-            claim = Claim(secrets.token_urlsafe(16), target, panel, self._choose(free), seats, now + self.window,
+            claim = Claim(secrets.token_urlsafe(16), target, panel, self.choose(free), seats, now + self.window,
                           address)
             self._claims[claim.id] = claim
             self._asked.setdefault(address, deque()).append(now)
@@ -110,6 +110,7 @@ class Claims:
     def status(self, claim_id):
         """(the Claim, 'pending' | 'confirmed' | 'expired'), or (None, None) for an unknown claim."""
         with self._lock:
+            self._prune(self._clock())
             claim = self._claims.get(claim_id)
             if claim is None:
                 return None, None

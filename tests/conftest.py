@@ -2,6 +2,7 @@ import pytest
 
 from device.config import DEFAULT_PINMAP
 from engine.journal import Journal
+from engine.state_file import StateFile
 from engine.rules import ponte
 from engine.table import Table
 
@@ -88,7 +89,7 @@ def make_box(tmp_path, clock, pin_factory):
                       schedule=clock.schedule)
         box = Box(table, load_pinmap(*[pinmap] if pinmap else []), device or dummy(width=128, height=64, mode="1"),
                   url=url, clock=clock, schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
-                  power_off=power_off)
+                  power_off=power_off, state=StateFile(data / "box.json"))
         made.append(box)
         return box
 
