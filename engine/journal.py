@@ -82,20 +82,19 @@ class Journal:
 
     @staticmethod
     def _usable_directory(directory):
-        if directory.exists() and not directory.is_dir():
-            raise JournalError(f"the data directory {directory} is a file, not a directory: pass --data with "
-                               "a directory")
+        fix = "make it (and the directories above it) usable by the user the box runs as, or pass another --data"
         try:
+            if directory.exists() and not directory.is_dir():
+                raise JournalError(f"the data directory {directory} is a file, not a directory: pass --data "
+                                   "with a directory")
             directory.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
             raise JournalError(f"cannot make the data directory {directory}: part of its path is a file; "
                                "pass --data with a directory") from None
         except OSError as e:
-            raise JournalError(f"cannot make the data directory {directory} ({e.strerror}): make its parent "
-                               "writable by the user the box runs as, or pass another --data") from None
+            raise JournalError(f"cannot use the data directory {directory} ({e.strerror}): {fix}") from None
         if not os.access(directory, os.W_OK | os.X_OK):
-            raise JournalError(f"the data directory {directory} is not writable by this user: make it theirs "
-                               f"(chown) or pass another --data")
+            raise JournalError(f"the data directory {directory} is not writable by this user: {fix}")
 
     @staticmethod
     def _not_emptied(path):

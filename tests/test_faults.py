@@ -1,0 +1,442 @@
+"""Faults the box must survive: a handler that raises in an input thread, a journal that cannot be written (a
+full disk), damage to the files under --data, restarts. Nothing acknowledged is lost, nothing unwritten is
+acknowledged, and the next press works as soon as the fault is gone."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from device.config import load_pinmap
+from device.pads import MatrixPads
+from device.simulated_matrix import SimulatedMatrix
+from engine import table as table_module
+from engine.journal import Journal, JournalError
+from engine.rules import ponte
+from engine.table import Table
+from tests.conftest import press
+from web_companion import create_app
+
+ROOT = Path(__file__).parent.parent
+
+
+class Disk:
+    """Fills and frees the journal's disk: while full, every write fails as SQLite fails on a full disk."""
+
+    def __init__(self, journal, monkeypatch):
+        self.journal, self.monkeypatch, self.full = journal, monkeypatch, False
+        real = journal._write
+
+        def write(rows, held=()):
+            if self.full:
+                raise JournalError(f"could not write the journal {journal.path}: database or disk is full",
+                                   full=True)
+            return real(rows, held)
+
+        monkeypatch.setattr(journal, "_write", write)
+
+
+def rows(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT id, kind, body FROM entries ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+# -- input threads ----------------------------------------------------------------------------------------
+def test_matrix_pads_start_no_thread_until_started(pin_factory):
+    """Defect: MatrixPads started a real 5 ms scan thread at once, racing a test's own scans (1 run in 4)."""
+    before = threading.active_count()
+    pads = MatrixPads(load_pinmap(), print, print, pin_factory=pin_factory)
+    try:
+        assert threading.active_count() == before and pads.scanner._thread is None
+        pads.start()
+        assert pads.scanner._thread.is_alive()
+    finally:
+        pads.close()
+
+
+def test_an_error_in_a_press_handler_does_not_end_the_scan_thread(pin_factory, caplog):
+    """Defect: one JournalError raised inside the scan thread left every pad dead until a restart."""
+    taken, fail = [], [True, True]
+
+    def on_seat(seat, button):
+        if fail:
+            fail.pop()
+            raise JournalError("could not write the journal: database or disk is full", full=True)
+        taken.append((seat, button))
+        return "taken"
+
+    pads = MatrixPads(load_pinmap(), on_seat, print, pin_factory=pin_factory)
+    pads.start()
+    try:
+        for _ in range(3):
+            pads.simulated.close(4, 2)
+            time.sleep(0.1)
+            pads.simulated.open(4, 2)
+            time.sleep(0.1)
+        assert taken == [(4, 3)] and pads.scanner._thread.is_alive()
+        assert caplog.text.count("a handler failed") == 1  # logged once, however often it happens
+    finally:
+        pads.close()
+
+
+def test_the_simulated_matrix_takes_keys_from_other_threads_while_it_is_scanned(pin_factory):
+    """Defect: an HTTP thread closing a key while the scan read the set: `Set changed size during iteration`."""
+    matrix = SimulatedMatrix(pin_factory, list(range(4, 17)), list(range(17, 25)), diodes=False)
+    stop = threading.Event()
+
+    def clicking():
+        while not stop.is_set():
+            for key in [(r, c) for r in range(13) for c in range(8)]:
+                matrix.close(*key)
+            for key in [(r, c) for r in range(13) for c in range(8)]:
+                matrix.open(*key)
+
+    worker = threading.Thread(target=clicking)
+    worker.start()
+    try:
+        for _ in range(3000):
+            matrix.pulls_low(3)
+    finally:
+        stop.set()
+        worker.join()
+
+
+def test_a_box_error_refuses_the_press_visibly_and_the_next_press_works(make_box, tmp_path, monkeypatch):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    disk = Disk(box.table._journal, monkeypatch)
+    sounds = []
+    monkeypatch.setattr(box, "sound", sounds.append)
+    version, before = box.table.version, rows(tmp_path / "data" / "journal.sqlite3")
+    disk.full = True
+    assert box.press(seat=0, button=1) == {"status": "rejected", "error": "storage_full"}
+    assert box.display.screen.title == "Memoria piena!" and sounds[-1] == "refused"
+    assert box.table.fault == "full" and box.table.version == version
+    assert box.table.view()["locked"] == [] and rows(tmp_path / "data" / "journal.sqlite3") == before
+    assert box.press(host="undo")["status"] == "done"  # the host panel goes on (undo asks first)
+    disk.full = False
+    assert box.press(seat=0, button=1)["status"] == "applied"
+    assert box.table.fault is None and box.table.view()["locked"] == [0]
+
+
+# -- a full disk at every step -------------------------------------------------------------------------------
+def test_a_full_disk_during_the_reveal_delay_keeps_the_held_pick_and_reveals_it_once_there_is_room(
+        tmp_path, clock, monkeypatch):
+    """Defect: the reveal could not be written, the live view dropped the held pick (same version, phones not
+    told) while the journal kept it, and a restart revealed it."""
+    path = tmp_path / "j.sqlite3"
+    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    disk = Disk(table._journal, monkeypatch)
+    heard = []
+    table.subscribe(heard.append)
+    press(table, 0, 1)
+    press(table, 1, 2)
+    assert press(table, 2, 3) == "held"
+    disk.full = True
+    clock.advance(1.0)
+    shown = table.view()
+    assert shown["locked"] == [0, 1, 2] and shown["history"][0]["reveal"] is None  # still held, live
+    assert table.fault == "full" and heard  # the phones and the OLED heard of the fault
+    clock.advance(table_module.RETRY)
+    assert table.view()["locked"] == [0, 1, 2]
+    reopened = sqlite3.connect(path).execute("SELECT body FROM held").fetchall()
+    assert len(reopened) == 1  # the journal holds what the table shows
+    disk.full = False
+    clock.advance(table_module.RETRY)
+    assert table.view()["history"][0]["reveal"] == [ponte.CARDS[0], ponte.CARDS[1], ponte.CARDS[2]]
+    assert table.fault is None
+    table.close()
+
+
+def test_a_full_disk_refuses_each_kind_of_input_and_changes_nothing(tmp_path, clock, monkeypatch):
+    path = tmp_path / "j.sqlite3"
+    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    press(table, 0, 1)
+    press(table, 1, 2)
+    assert press(table, 2, 3) == "held"
+    disk = Disk(table._journal, monkeypatch)
+    disk.full = True
+    before, view, version = rows(path), table.view(2), table.version
+    attempts = [lambda: press(table, 2, 4), lambda: table.undo(), lambda: table.new_game("ponte", 4),
+                lambda: table.end_game()]
+    for attempt in attempts:
+        with pytest.raises(JournalError):
+            attempt()
+        assert rows(path) == before and table.view(2) == view and table.version == version
+    disk.full = False
+    assert table.undo() == "undone" and table.view()["locked"] == [0, 1]
+    table.close()
+
+
+def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    client = create_app(box, mock=True).test_client()
+    box.press(seat=0, button=1)
+    Disk(box.table._journal, monkeypatch).full = True
+    answer = client.post("/api/host/undo", json={})
+    assert answer.status_code == 507 and answer.get_json() == {
+        "error": "the box's storage is full: nothing was changed", "code": "storage_full"}
+    answer = client.post("/api/host/game", json={"game": "ponte", "seats": 4, "options": {}})
+    assert answer.status_code == 507
+    assert client.get("/api/box").get_json()["storage"] == "full"
+
+
+def test_a_real_full_filesystem(tmp_path):
+    """A small tmpfs, filled for real: the press that does not fit is refused, the game stays whole."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        table = Table(Journal(mount / "journal.sqlite3"))
+        table.new_game("ponte", 3)
+        with open(mount / "ballast", "ab", buffering=0) as ballast:  # fill every byte that is left
+            try:
+                while True:
+                    ballast.write(b"x" * 4096)
+                    ballast.flush()
+            except OSError:
+                pass
+        refused = 0
+        acknowledged = []
+        for n in range(40):
+            try:
+                press(table, n % 3, 1 + n % 5)
+                acknowledged.append(n)
+            except JournalError as e:
+                assert e.full, e
+                refused += 1
+        assert refused and table.fault == "full"
+        version = table.version
+        table.close()
+        (mount / "ballast").unlink()
+        again = Table(Journal(mount / "journal.sqlite3"))
+        assert again.version == version and press(again, 0, 1) in ("applied", "held")
+        again.close()
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+# -- restarts and damaged files --------------------------------------------------------------------------------
+def test_the_version_never_goes_backwards_across_restarts(tmp_path, clock):
+    """Defect: a held pick moved the version in memory only; 34 of 60 restarts went backwards."""
+    path = tmp_path / "j.sqlite3"
+    seen = 0
+    for n in range(12):
+        table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+        assert table.version >= seen
+        if table.game is None or table.view()["over"]:
+            table.new_game("ponte", 3)
+        for seat in range(3):
+            if table.prompt(seat):
+                press(table, seat, 1 + (n + seat) % 5)
+        assert table.version > seen
+        seen = table.version
+        table.close()
+        clock.jobs.clear()
+
+
+def play(table, actions):
+    """Play `actions` legal actions, each the first its seat has, seats in turn."""
+    for n in range(actions):
+        seats = [s for s in [(n + k) % table.seats for k in range(table.seats)] if table.legal_actions(s)]
+        if not seats:  # the game is over
+            return
+        table.act(table.legal_actions(seats[0])[0])
+
+
+def played(path, actions=6):
+    table = Table(Journal(path))
+    table.new_game("ponte", 3)
+    play(table, actions)
+    version, shown = table.version, table.view()
+    table.close()
+    return version, shown
+
+
+def test_an_acknowledged_action_is_in_the_main_file_alone(tmp_path):
+    """Defect: a write-ahead log cut in half, damaged or deleted rolled the game back silently. Every
+    acknowledged action is in the main file itself: nothing beside it is needed to find it."""
+    path = tmp_path / "data" / "journal.sqlite3"
+    path.parent.mkdir()
+    table = Table(Journal(path))
+    table.new_game("ponte", 3)
+    for n in range(6):
+        play(table, 1)
+        copy = tmp_path / f"copy{n}"
+        copy.mkdir()
+        shutil.copy(path, copy / "journal.sqlite3")  # the main file only, as it is on return
+        alone = Table(Journal(copy / "journal.sqlite3"))
+        assert alone.version == table.version and alone.view() == table.view()
+        alone.close()
+    table.close()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
+
+
+@pytest.mark.parametrize("leftover", ["-wal", "-journal"])
+@pytest.mark.parametrize("damage", ["garbage", "half of a real one"])
+def test_a_stray_damaged_log_beside_the_journal_loses_nothing(tmp_path, leftover, damage):
+    path = tmp_path / "journal.sqlite3"
+    version, shown = played(path)
+    data = os.urandom(8192) if damage == "garbage" else (b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + os.urandom(600))
+    Path(str(path) + leftover).write_bytes(data)
+    try:
+        table = Table(Journal(path))
+    except JournalError as e:  # refused by name is allowed; a silent loss is not
+        assert str(path) in str(e)
+        return
+    assert table.version == version and table.view() == shown
+    table.close()
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbage", "cut in half", "header wiped"])
+def test_a_damaged_main_file_is_refused_by_name_and_left_as_it_was(tmp_path, damage):
+    """Defect: a zero-length main file started over at version 0."""
+    path = tmp_path / "journal.sqlite3"
+    played(path, actions=60)
+    data = path.read_bytes()
+    damaged = {"empty": b"", "garbage": os.urandom(len(data)), "cut in half": data[:len(data) // 2],
+               "header wiped": b"\0" * 100 + data[100:]}[damage]
+    path.write_bytes(damaged)
+    with pytest.raises(JournalError) as refused:
+        Journal(path)
+    assert str(path) in str(refused.value) and ("damaged" in str(refused.value) or "empty" in str(refused.value))
+    assert path.read_bytes() == damaged
+
+
+# -- an unusable --data -----------------------------------------------------------------------------------------
+NOBODY = 65534
+
+
+def start(data, user=None):
+    """`arbitro --mock --data DATA`, as `user` when given, until it serves or stops: (exit code or None, what it
+    printed). Forked rather than run afresh, so another user needs no access to this Python's own files."""
+    import gzip  # noqa: F401  (what starting imports, loaded while this Python's own files can be read)
+    import ipaddress  # noqa: F401
+
+    import waitress  # noqa: F401
+    from luma.core.device import dummy  # noqa: F401
+
+    import device.box  # noqa: F401
+    import device.network  # noqa: F401
+    import web_companion  # noqa: F401
+    from device import cli
+    from tests.browser import free_port
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:
+        code = 3
+        try:
+            os.dup2(writer, 1)
+            os.dup2(writer, 2)
+            sys.stdout = sys.stderr = os.fdopen(writer, "w", buffering=1)
+            if user is not None:
+                os.setgroups([])
+                os.setgid(user)
+                os.setuid(user)
+            code = cli.main(["--mock", "--port", str(free_port()), "--data", str(data)])
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    os.close(writer)
+    deadline, out = time.monotonic() + 15, b""
+    os.set_blocking(reader, False)
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(reader, 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk:
+            out += chunk
+        done, status = os.waitpid(child, os.WNOHANG)
+        if done:
+            os.set_blocking(reader, True)
+            out += os.read(reader, 65536)
+            os.close(reader)
+            return os.waitstatus_to_exitcode(status), out.decode()
+        time.sleep(0.05)
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+    os.close(reader)
+    return None, out.decode()
+
+
+def mounted(tmp_path, name, *options):
+    mount = tmp_path / name
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(["size=1m", *options]), "tmpfs", str(mount)],
+                          capture_output=True)
+    if done.returncode:
+        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
+    return mount
+
+
+def unusable(tmp_path, case):
+    """A --data directory that cannot be used (in `tmp_path`, which every user may look into)."""
+    data = tmp_path / "data"
+    if case == "a file":
+        data.write_text("not a directory")
+    elif case == "under a file":
+        data.write_text("a file")
+        data = data / "inner"
+    elif case == "not writable by the service user":
+        data.mkdir()
+        data.chmod(0o755)
+    elif case == "a lock file owned by root":
+        data.mkdir()
+        data.chmod(0o777)
+        (data / "journal.sqlite3.lock").write_text("")
+        (data / "journal.sqlite3.lock").chmod(0o600)
+    elif case == "journal files owned by root":
+        played(data / "journal.sqlite3")
+        data.chmod(0o777)
+        for name in os.listdir(data):
+            (data / name).chmod(0o644)
+    elif case == "read-only":
+        data = mounted(tmp_path, "ro")
+        played(data / "journal.sqlite3")
+        subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
+    return data
+
+
+@pytest.mark.parametrize("case", ["a file", "under a file", "read-only", "not writable by the service user",
+                                  "a lock file owned by root", "journal files owned by root"])
+def test_an_unusable_data_directory_is_one_line_naming_it_before_serving(tmp_path, case):
+    """Defect: a traceback, or "resuming" and then a 500 on every press."""
+    user = None
+    if case not in ("a file", "under a file"):
+        if os.geteuid() != 0:
+            pytest.skip("needs root: to mount a read-only disk, or to hand files to root and run as another user")
+        user = None if case == "read-only" else NOBODY
+    tmp_path = Path(tempfile.mkdtemp(dir=tempfile.gettempdir()))  # pytest's own is for its user alone
+    tmp_path.chmod(0o755)
+    data = unusable(tmp_path, case)
+    try:
+        code, out = start(data, user)
+    finally:
+        if case == "read-only":
+            subprocess.run(["umount", str(data)], check=False)
+    assert code == 2, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("arbitro: ") and "Traceback" not in out, out
+    assert str(data if case != "under a file" else data.parent) in lines[0]
+    assert "serving" not in out and "resuming" not in out
