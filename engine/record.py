@@ -11,6 +11,8 @@ UNDO = {"host": "undo"}
 
 
 def header(game, seats, options=None):
+    if options is not None and not isinstance(options, dict):
+        raise Rejected(f"options must be an object of option names and values, not {type(options).__name__}")
     return {"arbitro": FORMAT, "game": game, "seats": seats, "options": dict(options or {})}
 
 
@@ -22,6 +24,8 @@ def check_header(line):
         raise Rejected(f"unknown key {unknown[0]!r} in the table line")
     if line.get("arbitro") != FORMAT:
         raise Rejected(f"not an Arbitro log of format {FORMAT} (\"arbitro\": {line.get('arbitro')!r})")
+    if not isinstance(line.get("options", {}), dict):
+        raise Rejected("options must be an object of option names and values")
     return line["game"] if "game" in line else None, line.get("seats"), line.get("options", {})
 
 
