@@ -30,3 +30,4 @@ test: $(BIN)/arbitro tools
 bench: $(BIN)/arbitro
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/matrix.py
+	$(BIN)/python bench/streams.py

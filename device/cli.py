@@ -8,6 +8,7 @@ import os
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from engine.replay import LogError, replay
@@ -142,6 +143,7 @@ def add_pinmap_option(parser):
                         help="the box's pin map (default: $ARBITRO_PINMAP, else hardware/pinmap.toml)")
 
 
+SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
 MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
 
 
@@ -260,6 +262,7 @@ def serve(args):
     from engine.state_file import StateFile
     from engine.table import Table
     from web_companion import create_app
+    from web_companion.streams import WAITERS
 
     from .box import Box
     from .config import ConfigError, load_pinmap
@@ -302,10 +305,12 @@ def serve(args):
         elif table.game:
             print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
         try:
-            # Each phone's live stream holds a thread: room for 50 phones and their requests.
+            # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
+            # for everything else. Idle connections cost no thread; poll() has no 1,024-descriptor limit.
+            threading.stack_size(512 * 1024)
             server = waitress.create_server(create_app(box, mock=args.mock), host=host, port=args.port,
-                                            threads=100, connection_limit=250, channel_timeout=120,
-                                            ident="arbitro")
+                                            threads=WAITERS + SPARE_THREADS, connection_limit=2000,
+                                            channel_timeout=60, asyncore_use_poll=True, ident="arbitro")
         except OSError as e:
             raise StartError(f"cannot serve on {host}:{args.port} ({e.strerror or e}): is another program "
                              f"using that port? Try --port") from None

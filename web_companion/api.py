@@ -25,7 +25,10 @@ def since_arg():
 
 def viewed(the_box, wants_seat, token):
     """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one."""
-    seat = seat_of(the_box, token) if wants_seat else None
+    return view_of(the_box, seat_of(the_box, token) if wants_seat else None)
+
+
+def view_of(the_box, seat):
     if seat is None:  # the same keys as `arbitro replay --json`, plus the version
         return the_box.table.view("public")
     return {**the_box.table.view(seat), "viewer": seat}
@@ -33,9 +36,12 @@ def viewed(the_box, wants_seat, token):
 
 @bp.get("/table")
 def table():
-    since = since_arg()
-    if since is not None:
-        current_app.config["CHANGES"].wait(since, LONG_POLL)
+    since, changes = since_arg(), current_app.config["CHANGES"]
+    if since is not None and changes.waiting.acquire(blocking=False):  # no place to wait: answer at once
+        try:
+            changes.wait(since, LONG_POLL)
+        finally:
+            changes.waiting.release()
     return jsonify(viewed(box(), request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)))
 
 
@@ -48,28 +54,44 @@ def box_health():
 @bp.get("/stream")
 def stream():
     """Server-Sent Events: `view` events carry the full view for this viewer with its version; `box` events
-    the box's health (whether its display answers), kept apart so the view keys stay those of the replay."""
+    the box's health (whether its display answers), kept apart so the view keys stay those of the replay.
+    When every place to wait is taken: 503, and the phone polls instead."""
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
+    if not changes.waiting.acquire(blocking=False):
+        response = jsonify(error="too many phones are following the game live: this one polls instead",
+                           code="streams_full")
+        response.headers["Retry-After"] = "30"
+        return response, 503
 
     def events():
         version = health = None
-        yield "retry: 2000\n\n"
+        yield b"retry: 2000\n\n"
         while True:
             if (version == the_box.table.version and health == changes.health()
                     and not changes.wait(version, KEEP_ALIVE, health)):
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 continue
             if health != changes.health():
                 health = changes.health()
-                yield f"event: box\ndata: {json.dumps(health)}\n\n"
+                yield f"event: box\ndata: {json.dumps(health)}\n\n".encode()
             if version != the_box.table.version:
-                shown = viewed(the_box, wants_seat, token)  # the seat again each time: a token dies with its game
-                version = shown["version"]
-                yield f"id: {version}\nevent: view\ndata: {json.dumps(shown, ensure_ascii=False)}\n\n"
+                seat = seat_of(the_box, token) if wants_seat else None  # each time: a token may lose its seat
+                version, event = changes.event("public" if seat is None else seat,
+                                               lambda: view_of(the_box, seat))
+                yield event
 
-    return Response(events(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    released = []
+
+    def release():  # once, when the server closes the response, whether or not it was ever read
+        if not released:
+            released.append(True)
+            changes.waiting.release()
+
+    response = Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)
+    return response
 
 
 @bp.get("/games")

@@ -1,13 +1,35 @@
-"""Live updates: every phone waits on one condition that the table's and the display's subscriptions wake."""
+"""Live updates: every phone waits on one condition that the table's and the display's subscriptions wake.
+
+Each phone that waits (a stream, a long poll) holds one of the server's threads, so waiting has a fixed number
+of places (`waiting`), fewer than the server's threads: whatever number of phones come, threads stay free for
+the pads' web twin, the host and every plain request. A phone beyond them is told to poll."""
+import json
 import threading
+
+WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
 
 
 class Changes:
-    def __init__(self, table, display):
+    def __init__(self, table, display, waiters=WAITERS):
         self.table, self.display = table, display
         self._changed = threading.Condition()
+        self.waiting = threading.BoundedSemaphore(waiters)
+        self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         table.subscribe(self._notify)
         display.subscribe(self._notify)
+
+    def event(self, viewer, render):
+        """The `view` event for `viewer` at the table's version: rendered and encoded once, whoever asks."""
+        with self.table.lock:
+            version = self.table.version
+            if self._encoded[0] != version:
+                self._encoded = (version, {})
+            cache = self._encoded[1]
+            if viewer not in cache:
+                shown = render()
+                cache[viewer] = (f"id: {shown['version']}\nevent: view\ndata: "
+                                 f"{json.dumps(shown, ensure_ascii=False)}\n\n").encode()
+            return version, cache[viewer]
 
     def _notify(self, _):
         with self._changed:

@@ -81,7 +81,10 @@ const ARBITRO = (() => {
         try {
           const since = version === null ? "" : "since=" + version;
           const response = await fetch("/api/table?" + [query, since].filter(Boolean).join("&"), {cache: "no-store"});
-          accept(await response.json());
+          const shown = await response.json();
+          // The box answers at once when it has no place for one more waiting phone: then ask again later.
+          if (shown.version === version) await new Promise((resolve) => setTimeout(resolve, 2000));
+          accept(shown);
           showHealth(await (await fetch("/api/box", {cache: "no-store"})).json());
           live(true);
         } catch (e) {
@@ -96,7 +99,9 @@ const ARBITRO = (() => {
     source.addEventListener("box", (event) => showHealth(JSON.parse(event.data)));
     source.addEventListener("error", () => {
       live(false);
-      if (++failures >= 3) {  // the browser keeps retrying; after three misses, poll instead
+      // The browser keeps retrying; after three misses, or when the box refused the stream (all its places to
+      // wait are taken: the browser gives up), poll instead.
+      if (++failures >= 3 || source.readyState === EventSource.CLOSED) {
         source.close();
         poll();
       }
