@@ -33,8 +33,8 @@ def free_port():
 class Server:
     """`arbitro --mock` in a subprocess, as the README starts it."""
 
-    def __init__(self, data, *args):
-        self.port = free_port()
+    def __init__(self, data, *args, port=None):
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "device.cli", "--mock", "--port", str(self.port), "--data", str(data), *args],

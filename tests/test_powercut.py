@@ -1,0 +1,179 @@
+"""Power cuts: a real `arbitro --mock` is killed with SIGKILL at random moments — between requests, in the middle
+of one, inside the reveal delay, with phones following live — over every game, and started again on the same
+data. Every acknowledged action is in the journal once and in order, nothing is applied twice, the seat token a
+phone got before the first cut still works after the last, and the journal replays to the very view the box
+showed: the same result as a run that never lost power."""
+import http.client
+import http.cookiejar
+import json
+import os
+import random
+import signal
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from engine.journal import Journal
+from engine.record import GameRecord
+from engine.rules import GAMES
+from tests.browser import Server
+
+PINMAP = Path(__file__).parent / "pinmap-one-seat.toml"  # seat 1 has a pad (and a phone); the others: the host
+SEATS = {"ponte": 3, "lifeboats": 3, "leader1": 2, "biglietti": 5, "shangrila": 3}
+KILLS = 10  # a game: 50 in all
+ACTIONS = 120  # at most, a game: Leader 1 and Biglietti run longer than that
+
+
+class Cut(Exception):
+    """The box died under a request: whether the request was applied is unknown."""
+
+
+class Phones:
+    def __init__(self, server):
+        self.server = server
+        self.seat0 = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.anyone = urllib.request.build_opener()
+
+    def call(self, opener, path, body=None, timeout=10):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.server.url + path, data, {"Content-Type": "application/json"})
+        try:
+            with opener.open(request, timeout=timeout) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as e:
+            return e.code, json.load(e)
+        except (OSError, ValueError, http.client.HTTPException) as e:  # refused, reset or cut short: it is down
+            raise Cut() from e
+
+    def claim_seat0(self):
+        _, claim = self.call(self.seat0, "/api/seats/0/claim", {})
+        status, held = self.call(self.anyone, "/box/press", {"seat": 0, "button": claim["button"], "hold": True})
+        assert held["status"] == "claimed", held
+        assert self.call(self.seat0, f"/api/claims/{claim['claim']}")[1]["status"] == "confirmed"
+
+    def follow(self):
+        try:
+            return self.anyone.open(self.server.url + "/api/stream", timeout=10)
+        except (OSError, http.client.HTTPException) as e:
+            raise Cut() from e
+
+    def choices(self):
+        """(opener, path, action) for every action a seat may take now."""
+        found = []
+        _, mine = self.call(self.seat0, "/api/table?view=seat")
+        assert mine.get("viewer") == 0, "the seat token outlived every power cut"
+        if mine.get("prompt"):
+            found += [(self.seat0, "/api/seats/0/act", c["action"]) for c in mine["prompt"]["choices"]]
+        _, others = self.call(self.anyone, "/api/host/seats")
+        for seat in others["seats"]:
+            if seat.get("prompt"):
+                found += [(self.anyone, f"/api/host/seats/{seat['viewer']}/act", c["action"])
+                          for c in seat["prompt"]["choices"]]
+        return found
+
+
+def kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def kept(acknowledged):
+    """The held picks the journal must hold: one held in the reveal delay and then changed by its seat is
+    replaced, as the rules say, by the change."""
+    found = []
+    for n, (action, status) in enumerate(acknowledged):
+        later = next((s for a, s in acknowledged[n + 1:] if a["seat"] == action["seat"]), None)
+        if status == "held" and later != "held":
+            found.append(action)
+    return found
+
+
+def seat_lines(lines):
+    return [line for line in lines if "seat" in line]
+
+
+def is_subsequence(short, long):
+    position = 0
+    for item in long:
+        if position < len(short) and item == short[position]:
+            position += 1
+    if position < len(short):
+        print("missing", position, "of", len(short), short[position], file=sys.stderr)
+    return position == len(short)
+
+
+@pytest.mark.powercut
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, game):
+    rng = random.Random(f"{game}-arbitro")
+    data = tmp_path / "data"
+    args = ["--pinmap", str(PINMAP), "--reveal-delay", "0.4", "--game", game, "--seats", str(SEATS[game])]
+    server = Server(data, *args)
+    phones = Phones(server)
+    phones.claim_seat0()
+    streams = []
+    acknowledged, in_flight, kills, last_view = [], 0, 0, None
+    try:
+        for step in range(ACTIONS):
+            if kills < KILLS and step % 4 == 2:
+                # kill -9 soon, from another thread: maybe between requests, maybe under one or in a reveal delay
+                pid = server.process.pid
+                threading.Timer(rng.uniform(0, 0.3), kill, (pid,)).start()
+                kills += 1
+            try:
+                if not streams:  # a phone follows live: the kills come mid-stream too
+                    streams.append(phones.follow())
+                options = phones.choices()
+                if not options:
+                    break  # the game is over
+                opener, path, action = rng.choice(options)
+                in_flight += 1
+                status, answer = phones.call(opener, path, {"action": action})
+                in_flight -= 1
+                if status == 200:
+                    acknowledged.append((action, answer["status"]))
+            except Cut:
+                server.process.wait(timeout=10)
+                time.sleep(0.1)
+                server = restart(server, data, args)
+                phones.server = server
+                streams.clear()
+                time.sleep(rng.uniform(0, 0.8))  # sometimes long enough for a held pick to be revealed
+        time.sleep(0.5)  # the last kill, if it is still to come, comes now
+        if server.process.poll() is not None:
+            server = restart(server, data, args)
+            phones.server = server
+        time.sleep(1.0)  # the last held pick, if any, is revealed
+        _, last_view = phones.call(phones.anyone, "/api/table")
+    finally:
+        for stream in streams:
+            stream.close()
+        server.stop()
+    assert kills == KILLS and len(acknowledged) > 20
+    journal = Journal(data / "journal.sqlite3")
+    try:
+        game_id, table_line, lines, _ = journal.last_game()
+    finally:
+        journal.close()
+    played = seat_lines(lines)
+    applied = [a for a, status in acknowledged if status != "held"]
+    assert is_subsequence(applied, played), "an acknowledged action is missing from the journal, or out of order"
+    for action in kept(acknowledged):  # a held pick is journaled at its reveal, after the changes made meanwhile
+        assert action in played, f"the held pick {action} is missing from the journal"
+    assert len(played) <= len(acknowledged) + KILLS, "an action was applied twice"
+    record = GameRecord(table_line)
+    for line in lines:
+        record.apply(line)
+    assert {**record.view("public"), "version": last_view["version"]} == last_view
+
+
+def restart(server, data, args):
+    """The same box started again on the same data, on the same port (the phones come back to it)."""
+    return Server(data, *args, port=server.port)
