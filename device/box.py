@@ -48,7 +48,7 @@ class Box:
         self.url = url
         self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off)
         self.presenter = Presenter(self.lang)
-        self.clock, self.sleep, self.schedule = clock, sleep, schedule
+        self.sleep, self.schedule = sleep, schedule
         self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
         self._pressing = self._revealed = False
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)

@@ -282,10 +282,9 @@ def serve(args):
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
     try:
-        state = StateFile(args.data / "box.json")
-        state.read()  # a damaged file is said now, before anyone is served
-        # The display opens on its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url, state=state,
+        # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
+        # its own thread: a missing one is logged and tried again, the box referees on.
+        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url, state=StateFile(args.data / "box.json"),
                   power_off=mock_power_off if args.mock else power_off)
     except StorageError as e:
         table.close()
