@@ -287,7 +287,9 @@ class Box:
                 screen = screens.no_game(self.lang, self.url)
             else:
                 screen = self.presenter.screen(view)
-            title = self.notice or self._fault() or self._asking()
+            # A refusal or a fault first; then whom phones ask for, unless an overlay (a cursor, a phone that
+            # joined) has the title until the next input.
+            title = self.notice or self._fault() or (None if self.overlay else self._asking())
             if title:
                 screen = replace(screen, title=title)
             self.display.show(screen)  # the display's own thread sends it, off this lock

@@ -134,6 +134,16 @@ def test_the_oled_names_every_seat_asked_for_until_the_claims_expire(box, clock)
     assert box.display.screen.title == title
 
 
+def test_a_phone_that_joins_is_named_on_the_oled_while_another_still_asks(box):
+    """Defect (seen in the OLED image): the title naming the other open claim hid "Telefono collegato"."""
+    claim = ask(phone(box, "10.0.0.1"), "/api/seats/2/claim")
+    ask(phone(box, "10.0.0.2"), "/api/seats/1/claim")
+    hold_button(box, claim)
+    assert box.display.screen.title == "Telefono collegato" and box.display.screen.lines == ("Giocatore 3",)
+    box.press(seat=3, button=1)  # the next input: the title names the claim still open
+    assert box.display.screen.title == "Telefono per G2"
+
+
 def test_the_seat_chooser_says_which_seats_a_phone_holds(make_box):
     """Defect: the seat chooser never said a seat was already held."""
     box = make_box(pinmap=DIRECT_PINMAP)

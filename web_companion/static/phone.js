@@ -196,7 +196,7 @@ const ARBITRO = (() => {
       location.reload();
     }}, t("cancel"));
     main.replaceChildren(el("section", {class: "panel claim"},
-      el("p", {class: "hold"}, holdText(claim)), el("p", {class: "note"}, t("claim_note")), cancel));
+      el("p", {class: "hold"}, holdText(claim)), el("p", {class: "note"}, t("claim_note", {s: claim.seconds})), cancel));
     while (asking) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const state = await (await fetch(`/api/claims/${claim.claim}`, {cache: "no-store"})).json();
