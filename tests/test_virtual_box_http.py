@@ -89,8 +89,9 @@ def test_a_host_press_drives_the_host_panel(client, box):
     ({"seat": True, "button": 1}, "unknown seat True"),
     ({"host": "reset"}, "unknown host button 'reset'"),
     ({"seat": 0}, "unexpected keys ['seat']"),
-    ({"host": "ok", "hold": True}, "only Menu is held"),
-    ({"host": "menu", "hold": 5}, "only Menu is held"),
+    ({"host": "menu", "hold": 5}, '"hold" is true or left out'),
+    ({"seat": 0, "button": 1, "hold": "yes"}, '"hold" is true or left out'),
+    ({"seat": 0, "button": 1, "host": "ok"}, "unexpected keys"),
     ([0, 1], "send a JSON object"),
 ])
 def test_a_malformed_press_is_400_and_changes_nothing(client, box, payload, message):
