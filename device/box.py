@@ -11,7 +11,7 @@ from engine.timers import later
 
 from . import screens
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS
-from .cursor import Cursor
+from .cursor import KEY_WORDS, Cursor
 from .display import Display, png
 from .menu import HostMenu
 from .pads import make_pads
@@ -331,7 +331,7 @@ class Box:
         with self.table.lock:
             prompt = self.table.prompt(seat) if seat < self.table.seats else None
             if prompt is not None and prompt.pad is None:
-                return CURSOR_LABELS
+                return [text(self.lang, KEY_WORDS[b]) if b in KEY_WORDS else "" for b in range(1, 9)]
             game = self.table.game
             if prompt is not None:
                 labels = [choice.label if choice else "" for choice in prompt.pad]
@@ -360,7 +360,3 @@ class Box:
         self.display.close()
         if self.sounds:
             self.sounds.close()
-
-
-CURSOR_LABELS = ["<", ">", "", "", "", "", "back", "OK"]
-

@@ -42,7 +42,7 @@ def replay_main(argv):
 
 def labels_main(argv):
     from engine.rules import GAMES
-    from engine.texts import LANGUAGES
+    from engine.words import LANGUAGES
 
     from .config import ConfigError, load_pinmap
     from .labels import layout, pdf, svg

@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.texts import LANGUAGES
+from engine.words import LANGUAGES
 
 DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
 BUTTONS_PER_PAD = 8

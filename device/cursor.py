@@ -4,6 +4,8 @@ groups (a village, then a space) take two steps."""
 from engine.rules import Rejected
 
 PREV, NEXT, BACK, OK = 1, 2, 7, 8
+# What each cursor key is called (message ids): the printed labels and the virtual box name them alike.
+KEY_WORDS = {PREV: "key_prev", NEXT: "key_next", BACK: "key_back", OK: "key_ok"}
 
 
 class Cursor:

@@ -5,13 +5,12 @@ from xml.sax.saxutils import escape
 
 from engine.rules import GAMES
 
-from .cursor import BACK, NEXT, OK, PREV
+from .cursor import KEY_WORDS
 from .screens import seat
 from .texts import text
 
 PAGE = (210, 297)  # A4, millimetres
 MARGIN, TITLE, STRIP, GAP, SEAT = 10, 14, 18, 3, 14
-CURSOR = {PREV: "key_prev", NEXT: "key_next", BACK: "key_back", OK: "key_ok"}
 
 
 def layout(game, seats, lang):
@@ -35,8 +34,8 @@ def layout(game, seats, lang):
                 words = text(lang, printed[button - 1], game)
                 shapes += [("text", x + 1.5, top + 9.5 + i * 3.6, 3.1, part, True)
                            for i, part in enumerate(_lines(words, cell))]
-            if button in CURSOR:
-                shapes.append(("text", x + 1.5, top + STRIP - 2, 2.6, text(lang, CURSOR[button]), False))
+            if button in KEY_WORDS:
+                shapes.append(("text", x + 1.5, top + STRIP - 2, 2.6, text(lang, KEY_WORDS[button]), False))
     return shapes
 
 

@@ -620,7 +620,7 @@ def test_the_discard_pad_buttons_1_to_5_are_values_and_7_keeps_them_all():
 
 
 def test_every_prompt_title_choice_and_pad_label_has_words_in_both_languages():
-    from device.games.biglietti import TEXTS
+    from engine.words import lookup
     seen = set()
     for seed in range(6):
         rng = random.Random(seed)
@@ -631,7 +631,7 @@ def test_every_prompt_title_choice_and_pad_label_has_words_in_both_languages():
             seen |= {prompt.title} | {c.label for c in prompt.choices} | {c.label for c in prompt.pad or () if c}
             record.apply(rng.choice(prompt.choices).action)
     for lang in ("it", "en"):
-        assert sorted(key for key in seen if key not in TEXTS[lang]) == [], lang
+        assert sorted(key for key in seen if lookup(lang, "biglietti", "box", key) is None) == [], lang
 
 
 def test_random_games_keep_points_whole_and_never_negative():

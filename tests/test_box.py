@@ -36,7 +36,7 @@ def start_from_menu(box, seats=4, deal="box"):
     host(box, "ok")
     if deal == "box":
         host(box, "next")
-    assert box.display.screen.lines == ("Speciali:", f"{'dalla scatola' if deal == 'box' else 'dal tavolo'}",
+    assert box.display.screen.lines == ("Speciali:", f"{'dal box' if deal == 'box' else 'dal tavolo'}",
                                         "< > cambia", "OK: inizia")
     host(box, "ok")
     shown = box.table.view()
@@ -314,7 +314,7 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
     assert box.menu.mode == "ingame"
     box.press(host="menu", hold=5.5)
     assert box.menu.mode == "poweroff"
-    assert box.display.screen.lines == ("Spegnere la scatola?", "OK: sì  Menu: no")
+    assert box.display.screen.lines == ("Spegnere il box?", "OK: sì  Menu: no")
     host(box, "menu")  # no
     assert box.menu.mode is None and powered_off == []
     box.press(host="menu", hold=5.5)

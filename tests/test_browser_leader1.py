@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from device.cursor import NEXT, OK, Cursor
-from device.games.leader1 import TEXTS
+from engine.words import say
 from engine.record import GameRecord, header
 from engine.rules import leader1 as L
 from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
@@ -44,7 +44,7 @@ class Stage:
         self.server, self.box, self.phone = server, box, phone
         self.record = GameRecord(header("leader1", 2, OPTIONS))
         self.rolls = list(ROLLS)
-        self.words = TEXTS["it"]
+        self.words = lambda key: say("it", "leader1", "box", key)
 
     def do(self, seat, **choose):
         action = {"seat": seat, "choose": choose}
@@ -72,8 +72,8 @@ class Stage:
         def button(label):
             return self.phone.locator(".prompt button.choice", has_text=re.compile(f"^{re.escape(label)}$"))
         if choice.group:
-            button(self.words[choice.group]).first.click()
-        button(self.words[choice.label]).first.click()
+            button(self.words(choice.group)).first.click()
+        button(self.words(choice.label)).first.click()
 
     def _press(self, prompt, choice):
         """Team 2's pad: a copy of the box's cursor says where the cursor stands; the pad moves it to the

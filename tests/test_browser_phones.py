@@ -152,7 +152,7 @@ def test_a_redraw_for_another_seat_s_move_keeps_the_group_a_phone_has_open(serve
     assert alice.locator(".prompt .choice.back").count() == 1  # the boat is still open
 
 
-@pytest.mark.parametrize("locale, words", [("it-IT", "Il display della scatola non risponde"),
+@pytest.mark.parametrize("locale, words", [("it-IT", "Il display del box non risponde"),
                                            ("en-GB", "The box's display is not answering")])
 def test_a_phone_says_when_the_box_display_is_not_answering(server, browser, locale, words):
     view = json.load(urllib.request.urlopen(server.url + "/api/table"))

@@ -105,7 +105,7 @@ def test_a_malformed_press_is_400_and_changes_nothing(client, box, payload, mess
 def test_holding_menu_on_the_virtual_box_asks_to_power_off(client, box):
     body = client.post("/box/press", json={"host": "menu", "hold": True}).get_json()
     assert body["status"] == "done" and box.menu.mode == "poweroff"
-    assert box.display.screen.lines[0] == "Spegnere la scatola?"
+    assert box.display.screen.lines[0] == "Spegnere il box?"
 
 
 def test_a_press_that_is_not_json_is_400(client):

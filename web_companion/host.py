@@ -3,7 +3,7 @@ OLED's language."""
 from flask import Blueprint, Response, jsonify
 
 from engine.rules import Rejected
-from engine.texts import LANGUAGES
+from engine.words import LANGUAGES
 
 from .seat import action_body, acted, claimed, seat_number
 from .viewers import box, fail, is_host, json_body, require_host

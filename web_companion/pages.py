@@ -5,9 +5,9 @@ import markdown
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
 from engine.rules import GAMES
-from engine.texts import LANGUAGES
+from engine.words import LANGUAGES
 
-from .texts import page_texts
+from .texts import page_words, word
 from .viewers import fail
 
 bp = Blueprint("pages", __name__)
@@ -21,13 +21,19 @@ def language():
     return request.accept_languages.best_match(LANGUAGES, default="en")
 
 
-def phone_page(tab):
+def localized(template, **values):
+    """`template` in the page's language (its words as `t`); a language chosen by the page's IT/EN switch is
+    kept for the next pages."""
     lang = language()
-    response = make_response(render_template("phone.html", tab=tab, lang=lang, texts=page_texts(lang),
-                                             games=sorted(GAMES)))
+    response = make_response(render_template(template, lang=lang, t=lambda key, **v: word(lang, key, **v),
+                                             **values))
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie("lang", lang, samesite="Lax", max_age=365 * 24 * 3600)
     return response
+
+
+def phone_page(tab):
+    return localized("phone.html", tab=tab, words=page_words(language()), games=sorted(GAMES))
 
 
 @bp.get("/")
@@ -60,4 +66,4 @@ def rules(game):
     if game not in GAMES or not page.exists():
         fail(404, f"no rules page for {game!r}")
     body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
-    return render_template("rules.html", body=body, title=GAMES[game].TITLE, lang=lang, texts=page_texts(lang))
+    return localized("rules.html", body=body, title=GAMES[game].TITLE)

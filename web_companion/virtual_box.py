@@ -2,6 +2,8 @@
 the mock pins, so the same GPIO, debounce and pad code runs as on the Pi."""
 from flask import Blueprint, Response, jsonify, render_template
 
+from engine.words import SHARED, as_json, say
+
 from .viewers import box as _box
 from .viewers import fail, json_object
 
@@ -10,7 +12,10 @@ bp = Blueprint("virtual_box", __name__, url_prefix="/box")
 
 @bp.get("")
 def page():
-    return render_template("box.html")
+    """The virtual box speaks the box's own language, as its OLED does."""
+    lang = _box().lang
+    words = as_json(lang, (SHARED,))[SHARED]["virtual"]
+    return render_template("box.html", lang=lang, words=words, t=lambda key, **v: say(lang, SHARED, "virtual", key, **v))
 
 
 @bp.get("/layout")

@@ -7,115 +7,6 @@ from ..texts import text
 
 GAME = "leader1"
 TYPES = ("passista", "leader", "scalatore")
-TERRAINS = ("pianura", "collina", "montagna", "discesa")
-WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
-PLACES = ("testa", "pancia", "fuga", "staccato", "arrivato", "fuori")
-QUALITIES = ("discesista", "velocista", "attaccante")
-MAX_SPACES = 12
-
-
-def _choice_words(lang):
-    """Words for the prompt's choice labels (`key:value`) and groups: one table serves pad and phone."""
-    it = lang == "it"
-    words = {f"from:{t}": f"da {t}" if it else f"from {t}" for t in TERRAINS}
-    words.update({f"roll:{t}": (f"tira da {t}" if it else f"roll from {t}") for t in TERRAINS})
-    words.update({f"roll:{t}": (f"tira per {t}" if it else f"roll for {t}") for t in TYPES})
-    words.update({f"ride:{t}": t for t in TYPES})
-    words.update({f"rider:{t}": t for t in TYPES})
-    words.update({f"tile:{t}": (f"rifornimento {t}" if it else f"supply {t}") for t in TYPES})
-    words.update({f"team:{s}:{t}": f"{'G' if it else 'P'}{s + 1} {t}" for s in range(4) for t in TYPES})
-    words.update({f"spaces:{n}": (f"{n} caselle" if it else f"{n} spaces") for n in range(1, MAX_SPACES + 1)})
-    words.update({f"blocked:{n}": (f"{n} occupate" if it else f"{n} occupied") for n in range(MAX_SPACES + 1)})
-    words.update({f"climb:{n}": (f"categoria {n}" if it else f"category {n}") for n in range(1, 5)})
-    words["climb:0"] = "nessuna salita" if it else "no climb"
-    words.update({f"climb_spaces:{n}": (f"{n} in salita" if it else f"{n} on the climb")
-                  for n in range(1, MAX_SPACES + 1)})
-    words.update({f"road:{n}": (f"casella {n}" if it else f"space {n}") for n in range(1, MAX_SPACES + 1)})
-    words.update({f"supply:{v}": f"+{v}" for v in (2, 3, 4, 5)})
-    words.update({f"quality:{q}": q for q in QUALITIES})
-    english = {"testa": "head", "pancia": "belly", "fuga": "breakaway", "staccato": "dropped",
-               "arrivato": "finished", "fuori": "out"}
-    words.update({f"place:{p}": p if it else english[p] for p in PLACES})
-    words.update({f"catch:{p}": (f"ripreso: {p}" if it else f"caught: {p}") for p in ("testa", "pancia")})
-    words.update({f"weather:{w}": w.replace("_", " ") for w in WEATHER})
-    for key, it_word, en_word in (("draft", "scia", "draft"), ("sprint", "zona sprint", "sprint zone"),
-                                  ("feed", "rifornimento", "feed zone"), ("ahead", "davanti al gruppo",
-                                                                         "ahead of the peloton"),
-                                  ("bonus", "abbuono", "bonus line"), ("finish", "arrivo", "finish line")):
-        # A toggle's button says what pressing it does.
-        words[f"{key}:true"] = f"segna {it_word}" if it else f"mark {en_word}"
-        words[f"{key}:false"] = f"togli {it_word}" if it else f"unmark {en_word}"
-    words.update({
-        "go:true": "VIA" if it else "GO", "back:true": "indietro" if it else "back",
-        "chase:true": "insegue" if it else "chase", "chase:false": "passa" if it else "pass",
-        "ride:none": "nessuno scatto" if it else "no attack", "quality:none": "fatto" if it else "done",
-        "place:none": "fatto" if it else "done", "catch:none": "nessuno" if it else "nobody",
-        "catch:arrivato": "gruppo all'arrivo" if it else "peloton finishes",
-        "weather": "meteo" if it else "weather", "blocked": "strada bloccata" if it else "blocked road",
-        "climb": "salita" if it else "climb", "climb_spaces": "caselle in salita" if it else "climb spaces",
-        "road": "caselle rovinate" if it else "damaged spaces",
-    })
-    return words
-
-
-TEXTS = {
-    "it": {
-        **_choice_words("it"),
-        "die": "Dado (facce)", "energy": "Energia iniziale", "chases": "Inseguimenti", "riders": "Corridori",
-        "order": "Ordine dei gregari", "race": "Corsa", "race_classica": "classica", "race_tappe": "a tappe",
-        "stages": "Tappe", "stage_energy": "Energia delle tappe", "supply": "Rifornimenti",
-        "supply_table": "sul tavolo", "supply_box": "tenuti dal box", "tiles": "Tessere rifornimento",
-        "punctures": "Tiri foratura", "punctures_each": "uno a uno", "punctures_all": "tutti insieme",
-        "choose_quality": "qualità", "choose_lineup": "nel gruppo", "choose_attack": "scatto?",
-        "choose_regroup": "nel gruppo", "choose_chase": "inseguimento?", "choose_roll": "tira il dado",
-        "choose_catch": "ripresi?", "choose_puncture": "tiro foratura", "choose_start": "parte da",
-        "choose_spaces": "caselle", "choose_move": "mossa", "choose_rider": "chi muove",
-        "phase_qualities": "qualità", "phase_lineup": "partenza", "phase_fuga": "fuga",
-        "phase_scatti": "scatti", "phase_gruppo": "gruppo", "phase_inseguimento": "inseguimento",
-        "phase_lancio": "dado", "phase_ripresa": "ripresa", "phase_staccati": "staccati",
-        "phase_ultimi": "forati", "phase_forature": "forature", "phase_over": "fine",
-        "turn": "T{turn} {phase}", "acts": "{seats}: {what}",
-        "plain": "", "red": "ROSSO", "orange": "ARANCIO", "blue": "BLU",
-        "peloton": "Gruppo", "moves": "avanza {n}", "chase_plus": "+1 insegue", "empty_plus": "+1 vuoto",
-        "puncture_round": "FORATURE!", "paid": "{who} -{n}", "dropped": "{who} staccato",
-        "risk_fatigue": "Affaticamento", "risk_crash": "Caduta", "risk_cobbles": "Pave",
-        "rung": "{n}o rischio", "ok": "superato", "failed": "fallito", "crash": "CADUTA!", "puncture": "FORATURA!",
-        "no_puncture": "niente", "tyre": "Foratura?", "move": "{who}", "move_line": "{n} caselle: {free}+{paid}",
-        "cost": "costo {n}", "recovered": "recupera {n}", "energy_left": "energia {n}",
-        "doubled": "costo doppio", "breakaway": "scatto",
-        "chase": "{seat} insegue", "finish": "arriva {n}o", "supply_used": "+{n} energia",
-        "caught": "ripreso: {place}", "stage_end": "Fine tappa {n}", "gc": "Classifica",
-        "over_stage": "{who} vince", "form": "{who}: {what}",
-    },
-    "en": {
-        **_choice_words("en"),
-        "die": "Die (faces)", "energy": "Starting energy", "chases": "Chases", "riders": "Riders",
-        "order": "Team token order", "race": "Race", "race_classica": "classic", "race_tappe": "stage race",
-        "stages": "Stages", "stage_energy": "Stages' energy", "supply": "Supply tiles",
-        "supply_table": "on the table", "supply_box": "held by the box", "tiles": "Supply tile decks",
-        "punctures": "Puncture rolls", "punctures_each": "one by one", "punctures_all": "all at once",
-        "choose_quality": "qualities", "choose_lineup": "line up", "choose_attack": "attack?",
-        "choose_regroup": "in the peloton", "choose_chase": "chase?", "choose_roll": "roll the die",
-        "choose_catch": "caught?", "choose_puncture": "puncture roll", "choose_start": "starts on",
-        "choose_spaces": "spaces", "choose_move": "move", "choose_rider": "who moves",
-        "phase_qualities": "qualities", "phase_lineup": "line-up", "phase_fuga": "breakaway",
-        "phase_scatti": "attacks", "phase_gruppo": "peloton", "phase_inseguimento": "chase",
-        "phase_lancio": "roll", "phase_ripresa": "catch", "phase_staccati": "dropped",
-        "phase_ultimi": "punctured", "phase_forature": "punctures", "phase_over": "over",
-        "turn": "T{turn} {phase}", "acts": "{seats}: {what}",
-        "plain": "", "red": "RED", "orange": "ORANGE", "blue": "BLUE",
-        "peloton": "Peloton", "moves": "moves {n}", "chase_plus": "+1 chase", "empty_plus": "+1 empty",
-        "puncture_round": "PUNCTURES!", "paid": "{who} -{n}", "dropped": "{who} dropped",
-        "risk_fatigue": "Fatigue", "risk_crash": "Crash", "risk_cobbles": "Cobbles",
-        "rung": "risk {n}", "ok": "passed", "failed": "failed", "crash": "CRASH!", "puncture": "PUNCTURE!",
-        "no_puncture": "no puncture", "tyre": "Puncture?", "move": "{who}", "move_line": "{n} spaces: {free}+{paid}",
-        "cost": "cost {n}", "recovered": "recovers {n}", "energy_left": "energy {n}",
-        "doubled": "cost doubled", "breakaway": "attack",
-        "chase": "{seat} chases", "finish": "finishes {n}", "supply_used": "+{n} energy",
-        "caught": "caught: {place}", "stage_end": "Stage {n} over", "gc": "Classification",
-        "over_stage": "{who} wins", "form": "{who}: {what}",
-    },
-}
 
 
 def say(lang, key, **values):
@@ -162,7 +53,8 @@ class Die:
 
 def die_screen(view, lang, title, face, lines):
     value, colour = view["die"][face]
-    return Screen(title[:COLUMNS], picture=Die(value, say(lang, colour), tuple(line[:15] for line in lines)))
+    word = "" if colour == "plain" else say(lang, colour)
+    return Screen(title[:COLUMNS], picture=Die(value, word, tuple(line[:15] for line in lines)))
 
 
 # -- what each event shows --------------------------------------------------------------------------------------------

@@ -11,60 +11,6 @@ from ..texts import text
 
 GAME = "lifeboats"
 COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco", "nero")
-TEXTS = {
-    "it": {
-        **{c: c.upper() for c in COLOURS}, "cappello": "cappello",
-        **{f"code_{c}": c[:2].upper() for c in COLOURS},
-        **{f"lane_{n}": f"corsia {n}" for n in range(1, LANES + 1)},
-        "officer": "ufficiale", "sailor": "marinaio", "mark_officer": "U", "mark_sailor": "M",
-        "start": "Primo giocatore", "boat_seats": "Posti per barca", "moves_to_island": "Mosse per l'isola",
-        "colours": "Colori", "lanes": "Isola di ogni corsia", "islands": "Punti delle isole",
-        "vote_leak": "voto falla", "vote_special": "voto chi esce", "vote_move": "voto muovi",
-        "choose_lane": "corsia barca", "choose_black": "corsia nera", "choose_place": "piazza pedina",
-        "choose_captain": "Capitano decide", "choose_tie": "spareggio", "choose_remove": "chi esce",
-        "choose_swim_from": "esce a nuoto", "choose_swim_to": "sale su",
-        "voting_leak": "Voto: falla", "voting_move": "Voto: muovi", "voting_special": "Chi esce da {boat}",
-        "votes_leak": "Voti: falla", "votes_move": "Voti: muovi", "votes_special": "Voti su {boat}", "tally": "Conta", "hats": "Cappelli: {seats}", "outcome": "=> {colour}",
-        "again": "Tutti cappello: si rivota", "captain_wins": "{seat} Capitano decide", "tie_wins": "Pari: {seat} sceglie",
-        "only_one": "un solo esito: {colour}", "captain": "{seat} Capitano:", "tie": "{seat} spareggia:",
-        "full": "{boat} piena", "special_next": "voto speciale", "leak": "Falla su {boat}",
-        "leaks_left": "falle rimaste {n}", "no_leaks": "Falle finite", "no_leak_phase": "niente falla",
-        "overboard": "{seat} fuori da {boat}", "moved": "{boat} avanza", "progress": "{n} di {of}",
-        "arrive": "{boat} all'isola {island}", "points": "{seat} +{n}", "nobody": "nessuno a bordo",
-        "sink": "{boat} affonda", "sunk_leaks": "falle {n}", "swim_out": "{seat} esce da {boat}",
-        "swim_in": "{seat} sale su {boat}", "drown": "{seat} annega", "auto": "(unica scelta)",
-        "sea": "Turno {turn}: {seat} primo", "setup_boats": "{seat}: corsia barca", "setup_black": "{seat}: corsia nera",
-        "setup_pawns": "{seat}: piazza pedina", "decides": "{seat}: {what}", "swimming": "Nuoto: {seat}",
-        "scores": "Punti", "sunk": "AFF", "island": "ISOLA",
-    },
-    "en": {
-        "rosso": "RED", "giallo": "YELLOW", "verde": "GREEN", "viola": "PURPLE", "arancione": "ORANGE",
-        "bianco": "WHITE", "nero": "BLACK", "cappello": "hat",
-        "code_rosso": "RD", "code_giallo": "YE", "code_verde": "GR", "code_viola": "PU", "code_arancione": "OR",
-        "code_bianco": "WH", "code_nero": "BK",
-        **{f"lane_{n}": f"lane {n}" for n in range(1, LANES + 1)},
-        "officer": "officer", "sailor": "sailor", "mark_officer": "O", "mark_sailor": "S",
-        "start": "Start player", "boat_seats": "Seats per boat", "moves_to_island": "Moves to an island",
-        "colours": "Colours", "lanes": "Island of each lane", "islands": "Island points",
-        "vote_leak": "vote: leak", "vote_special": "vote: who leaves", "vote_move": "vote: move",
-        "choose_lane": "boat's lane", "choose_black": "black boat lane", "choose_place": "place a pawn",
-        "choose_captain": "Captain decides", "choose_tie": "break the tie", "choose_remove": "who leaves",
-        "choose_swim_from": "swim out", "choose_swim_to": "board",
-        "voting_leak": "Vote: leak", "voting_move": "Vote: move", "voting_special": "Who leaves {boat}",
-        "votes_leak": "Votes: leak", "votes_move": "Votes: move", "votes_special": "Votes in {boat}", "tally": "Count", "hats": "Hats: {seats}", "outcome": "=> {colour}",
-        "again": "All hats: vote again", "captain_wins": "{seat} Captain decides", "tie_wins": "Tie: {seat} picks",
-        "only_one": "one outcome: {colour}", "captain": "{seat} Captain:", "tie": "{seat} breaks tie:",
-        "full": "{boat} is full", "special_next": "special vote", "leak": "Leak in {boat}",
-        "leaks_left": "leaks left {n}", "no_leaks": "No leaks left", "no_leak_phase": "no leak this turn",
-        "overboard": "{seat} out of {boat}", "moved": "{boat} moves", "progress": "{n} of {of}",
-        "arrive": "{boat} at island {island}", "points": "{seat} +{n}", "nobody": "nobody aboard",
-        "sink": "{boat} sinks", "sunk_leaks": "leaks {n}", "swim_out": "{seat} leaves {boat}",
-        "swim_in": "{seat} boards {boat}", "drown": "{seat} drowns", "auto": "(only choice)",
-        "sea": "Turn {turn}: {seat} starts", "setup_boats": "{seat}: boat's lane", "setup_black": "{seat}: black lane",
-        "setup_pawns": "{seat}: place pawn", "decides": "{seat}: {what}", "swimming": "Swim: {seat}",
-        "scores": "Scores", "sunk": "SUNK", "island": "ISLE",
-    },
-}
 
 ROW = 7  # pixels per lane row of the sea drawing: seven rows under the title
 SEATS_LEFT = 38  # where a boat's seats start; they share the rest of the width
@@ -73,6 +19,11 @@ LEAK, FREE = "leak", "free"
 
 def say(lang, key, **values):
     return text(lang, key, GAME, **values)
+
+
+def boat_word(lang, colour):
+    """A boat by its colour, agreeing with "barca" ("ROSSA affonda"); none for an event without a boat."""
+    return say(lang, f"boat_of:{colour}") if colour else ""
 
 
 def _pawn(lang, seat_number, kind):
@@ -130,7 +81,7 @@ def sea(view, lang, title):
 def live(view, lang):
     if view["picking"]:
         vote = view["vote"]
-        return picking(view, lang, say(lang, f"voting_{vote['kind']}", boat=say(lang, vote["boat"] or "")))
+        return picking(view, lang, say(lang, f"voting_{vote['kind']}", boat=boat_word(lang, vote["boat"])))
     decision = view["decision"]
     who = seat(lang, decision["seat"])
     if decision["what"] in ("captain", "tie", "remove"):
@@ -161,7 +112,7 @@ def _columns(items, width=10):
 
 
 def _vote_pages(event, lang):
-    boat = say(lang, event["boat"] or "")
+    boat = boat_word(lang, event["boat"])
     if event.get("auto"):
         return paged(say(lang, f"voting_{event['kind']}", boat=boat),
                      [say(lang, "only_one", colour=say(lang, event["outcome"]))])
@@ -188,7 +139,7 @@ def _vote_pages(event, lang):
 def event_pages(view, event, lang):
     """The pages one event of the game shows."""
     kind = event["type"]
-    boat = say(lang, event.get("boat") or "")
+    boat = boat_word(lang, event.get("boat"))
     auto = [say(lang, "auto")] if event.get("auto") else []
     if kind == "vote":
         return _vote_pages(event, lang)

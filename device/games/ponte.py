@@ -10,26 +10,6 @@ from ..screens import Screen, outcome_lines, paged, picking, seat
 from ..texts import text
 
 GAME = "ponte"
-TEXTS = {
-    "it": {
-        "deal": "Speciali", "deal_table": "dal tavolo", "deal_box": "dalla scatola",
-        "picks": "Match {n}: scelte", "spunto_pick": "Spunto: sostituisce", "repick": "Di nuovo: scelte",
-        "reveal": "Match {n}: carte", "void": "Doppione: nulle", "replacements": "Spunto",
-        "no_card": "nessuna carta: 3 Est", "moves": "Match {n}: mosse", "event": "Evento",
-        "bridge": "Ponte  O 1..21 E", "west": "Ovest {n}", "east": "Est {n}", "stay": "fermo",
-        "pick_card": "scegli", "pick_replacement": "sostituisci Spunto", "pick_again": "scegli di nuovo",
-        "positions": "Caselle",
-    },
-    "en": {
-        "deal": "Specials", "deal_table": "from the table", "deal_box": "from the box",
-        "picks": "Match {n}: picks", "spunto_pick": "Spunto: replacing", "repick": "Again: picks",
-        "reveal": "Match {n}: cards", "void": "Clash: void", "replacements": "Spunto",
-        "no_card": "no card: 3 East", "moves": "Match {n}: moves", "event": "Event",
-        "bridge": "Bridge  W 1..21 E", "west": "West {n}", "east": "East {n}", "stay": "stays",
-        "pick_card": "pick", "pick_replacement": "replace Spunto", "pick_again": "pick again",
-        "positions": "Spaces",
-    },
-}
 
 SPACE = 6  # pixels per bridge space: 21 spaces across 126 pixels
 TOKEN_HEIGHT = 7

@@ -6,39 +6,6 @@ from ..screens import Screen, paged, seat, seats, wrap
 from ..texts import text
 
 GAME = "shangrila"
-NAMES = {
-    "it": ("Guaritore", "Allevatore di draghi", "Custode del fuoco", "Sacerdote", "Portatore di pioggia",
-           "Astrologo", "Sussurratore di yeti"),
-    "en": ("Healer", "Dragonbreeder", "Firekeeper", "Priest", "Rainmaker", "Astrologer", "Yeti-whisperer"),
-}
-CODES = {"it": ("Gu", "Dr", "Fu", "Sa", "Pi", "As", "Ye"), "en": ("He", "Dr", "Fi", "Pr", "Ra", "As", "Ye")}
-TEXTS = {
-    lang: {**dict(zip(KINDS, NAMES[lang])), **{f"code_{k}": c for k, c in zip(KINDS, CODES[lang])},
-           **{f"v:{v}": f"V{v + 1}" for v in VILLAGES}}
-    for lang in NAMES
-}
-TEXTS["it"].update({
-    "start": "Primo giocatore", "choose_setup": "piazza maestro", "choose_play": "azione",
-    "place": "piazza", "recruit": "recluta", "journey": "viaggio ->", "pass": "passa",
-    "setup_title": "Preparazione: {seat}", "setup_round": "giro {n} di 7", "turn_title": "Tocca a {seat}",
-    "last_place": "{seat} piazza {kind} {v}", "last_recruit": "{seat} recluta {what}", "last_pass": "{seat} passa",
-    "last_journey": "{seat} viaggio {a}>{b}", "stones_left": "Pietre {n}, villaggi {left}",
-    "journey_title": "Viaggio {a}>{b}", "strength": "{s}:{d} vince {who}", "source_wins": "partenza",
-    "dest_wins": "arrivo", "by_masters": "(maestri {s}:{d})", "f_master": "maestro", "f_student": "studente",
-    "f_home": "torna", "sent_home": "{seats} a casa", "stone": "Pietra su {v}", "no_travellers": "nessuno",
-    "end_r3": "restano 2 villaggi", "end_r4": "nessuno puo' agire", "points": "Maestri",
-})
-TEXTS["en"].update({
-    "start": "Start player", "choose_setup": "place a master", "choose_play": "action",
-    "place": "place", "recruit": "recruit", "journey": "journey to", "pass": "pass",
-    "setup_title": "Setup: {seat}", "setup_round": "round {n} of 7", "turn_title": "{seat} to play",
-    "last_place": "{seat} places {kind} {v}", "last_recruit": "{seat} recruits {what}", "last_pass": "{seat} passes",
-    "last_journey": "{seat} journey {a}>{b}", "stones_left": "Stones {n}, villages {left}",
-    "journey_title": "Journey {a}>{b}", "strength": "{s}:{d} {who} wins", "source_wins": "start",
-    "dest_wins": "destination", "by_masters": "(masters {s}:{d})", "f_master": "master", "f_student": "student",
-    "f_home": "home", "sent_home": "{seats} home", "stone": "Stone on {v}", "no_travellers": "nobody",
-    "end_r3": "2 villages left", "end_r4": "nobody can act", "points": "Masters",
-})
 
 
 def say(lang, key, **values):

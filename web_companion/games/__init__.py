@@ -1,7 +1,9 @@
-"""Each game's phone presentation: words and data for its panels (web_companion/games/<name>.py, `texts`),
-its panels (static/games/<name>.js) and its rules pages (rules/<name>.<lang>.md)."""
+"""What a game's phone panels need beside its words: data in web_companion/games/<name>.py (`DATA`), its panels
+(static/games/<name>.js) and its rules pages (rules/<name>.<lang>.md). Its words are in the catalogs."""
 import importlib
+import importlib.util
 
 
-def phone(game):
-    return importlib.import_module(f"{__name__}.{game}")
+def data(game):
+    name = f"{__name__}.{game}"
+    return importlib.import_module(name).DATA if importlib.util.find_spec(name) else {}

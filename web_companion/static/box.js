@@ -5,6 +5,8 @@ const oled = document.getElementById("oled");
 const statusLine = document.getElementById("status");
 const pads = document.getElementById("pads");
 const holdNext = document.getElementById("hold-next");
+const W = JSON.parse(document.getElementById("words").textContent);
+const say = (key, values = {}) => W[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
 let frame = null;
 let labelsKey = null;
 
@@ -39,7 +41,7 @@ function drawPads(layout) {
   for (let seat = 0; seat < layout.seats; seat++) {
     const pad = document.createElement("div");
     pad.className = "pad";
-    pad.innerHTML = `<h2>Seat ${seat + 1}</h2><div class="keys"></div>`;
+    pad.innerHTML = `<h2>${say("seat", {n: seat + 1})}</h2><div class="keys"></div>`;
     for (let button = 1; button <= 8; button++) {
       const key = document.createElement("button");
       key.dataset.seat = seat;
@@ -47,7 +49,7 @@ function drawPads(layout) {
       const label = layout.labels[seat][button - 1] || "";
       key.innerHTML = `<b>${button}</b>`;
       key.append(label);
-      key.setAttribute("aria-label", `Seat ${seat + 1}, button ${button}${label ? ": " + label : ""}`);
+      key.setAttribute("aria-label", say(label ? "key_does" : "key", {n: seat + 1, b: button, label}));
       key.addEventListener("click", (event) => {
         if (event.detail > 0) key.blur();  // after a mouse click, Enter means the host's OK again
         press(held({seat, button}), key);
@@ -81,5 +83,13 @@ document.addEventListener("keydown", (event) => {
   press({host}, document.querySelector(`[data-host="${host}"]:not([data-hold])`));
 });
 
+// A box that stopped answering says so, as the phones do; the next answer clears it.
+let answering = true;
+function answered(ok) {
+  if (ok === answering) return;
+  answering = ok;
+  statusLine.textContent = ok ? "" : say("not_answering");
+  document.body.classList.toggle("stopped", !ok);
+}
 refresh(true);
-setInterval(() => refresh(false).catch(() => {}), 500);
+setInterval(() => refresh(false).then(() => answered(true), () => answered(false)), 500);

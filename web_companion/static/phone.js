@@ -13,11 +13,25 @@ const ARBITRO = (() => {
                    "#00838f", "#ad1457", "#4e342e", "#37474f", "#9e9d24", "#283593"];
   const games = {};
 
-  const fill = (words, key, values) => (words[key] === undefined ? undefined :
-    words[key].replace(/\{(\w+)\}/g, (_, name) => values[name]));
-  const t = (key, values = {}) => fill(T, key, values) ?? key;
-  // A game's own words first, then the shared ones.
-  const tg = (game, key, values = {}) => fill((T.games[game] || {}), key, values) ?? t(key, values);
+  // The catalogs' messages (engine/words.py): by domain and context; a plural message is its list of forms,
+  // chosen by the catalog's own plural rule; a label "key:7" with no message of its own is worded by "key:#".
+  const pluralIndex = new Function("n", `return +(${T.plural});`);
+  function message(domain, context, key, values) {
+    const messages = (T[domain] || {})[context] || {};
+    let found = messages[key];
+    const numbered = found === undefined && /^(.*:)(\d+)$/.exec(key);
+    if (numbered && messages[numbered[1] + "#"] !== undefined) {
+      found = messages[numbered[1] + "#"];
+      values = {n: Number(numbered[2]), ...values};
+    }
+    if (found === undefined) return undefined;
+    if (Array.isArray(found)) found = found[pluralIndex(values.n)];
+    return found.replace(/\{(\w+)\}/g, (_, name) => values[name]);
+  }
+  const t = (key, values = {}) => message("arbitro", "phone", key, values) ?? key;
+  // A game's own words first (the phone's, then the box's: the choices' names), then the shared ones.
+  const tg = (game, key, values = {}) =>
+    message(game, "phone", key, values) ?? message(game, "box", key, values) ?? t(key, values);
 
   function el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
@@ -30,7 +44,10 @@ const ARBITRO = (() => {
   }
   const seatName = (seat) => t("seat_n", {n: seat + 1});
   // A seat is always its number as well as its colour: never colour alone.
-  const meeple = (seat) => el("span", {class: "meeple", style: `--c:${COLOURS[seat % COLOURS.length]}`,
+  // A game whose rules give each seat a colour (seatColours(view)) has its seats drawn in it.
+  let seatColours = null;
+  const meeple = (seat) => el("span", {class: "meeple",
+                                       style: `--c:${(seatColours || COLOURS)[seat % (seatColours || COLOURS).length]}`,
                                        "aria-hidden": "true"}, String(seat + 1));
 
   function showError(message) {
@@ -43,7 +60,8 @@ const ARBITRO = (() => {
     const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                        body: JSON.stringify(body)});
     const answer = await response.json().catch(() => ({error: response.statusText}));
-    if (!response.ok) throw new Error((answer.code && fill(T, answer.code, answer)) || answer.error || response.statusText);
+    if (!response.ok) throw new Error((answer.code && message("arbitro", "phone", answer.code, answer)) || answer.error ||
+                                   response.statusText);
     showError("");
     return answer;
   }
@@ -68,6 +86,7 @@ const ARBITRO = (() => {
     let failures = 0;
     const accept = (shown) => {
       version = shown.version;
+      seatColours = (games[shown.game] && games[shown.game].seatColours && games[shown.game].seatColours(shown)) || null;
       redrawLast = () => onView(shown);
       onView(shown);
     };
@@ -366,7 +385,7 @@ const ARBITRO = (() => {
     ({table: tableTab, seat: seatTab, host: hostTab})[TAB]();
   }
 
-  return {games, el, t, tg, meeple, seatName, attempt, start, words: (game) => T.games[game] || {},
+  return {games, el, t, tg, meeple, seatName, attempt, start, words: (game) => T.data[game] || {},
           redraw: () => redrawLast(),
           colour: (seat) => COLOURS[seat % COLOURS.length]};
 })();

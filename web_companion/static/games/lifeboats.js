@@ -6,6 +6,8 @@
   const t = (key, values) => tg("lifeboats", key, values);
   const words = ARBITRO.words("lifeboats");
   const colourName = (colour) => t(colour);
+  // A boat by its colour, agreeing with "barca" ("la barca rossa").
+  const boatColour = (colour) => t("boat_of:" + colour);
   const swatch = (colour) => el("span", {class: "swatch", style: `--paint:${words.paint[colour]}`,
                                          "aria-hidden": "true"});
   const boatName = (colour) => el("b", {class: "boat-name"}, swatch(colour), colourName(colour));
@@ -41,10 +43,9 @@
   }
 
   function status(view) {
-    const turn = view.turn ? t("turn", {n: view.turn}) : t("setup");
-    return el("p", {class: "status"}, turn, " · ", t("phase_" + view.phase),
-              view.turn ? [" · ", t("first", {seat: seatName(view.start)})] : null,
-              " · ", t("leaks_left", {n: view.leaks_left}));
+    if (!view.turn) return el("p", {class: "status"}, t("setup"));  // no leak is placed in the setup
+    return el("p", {class: "status"}, t("turn", {n: view.turn}), " · ", t("phase_" + view.phase), " · ",
+              t("first", {seat: seatName(view.start)}), " · ", t("leaks_left", {n: view.leaks_left}));
   }
 
   // Who must act now, and on what: the vote with who has voted (never what), or the open decision.
@@ -53,7 +54,7 @@
       const locked = new Set(view.locked);
       const vote = view.vote;
       return el("section", {class: "panel"}, el("h2", {}, t("vote_now"), ": ",
-          t("vote_kind_" + vote.kind, {boat: colourName(vote.boat || "")})),
+          t("vote_kind_" + vote.kind, {boat: boatColour(vote.boat || "")})),
         el("ul", {class: "seats"}, vote.voters.map((seat, i) => el("li", {}, meeple(seat), el("b", {}, seatName(seat)),
           vote.kind === "special" ? el("small", {}, t("weight", {n: vote.weights[i]})) : null,
           el("span", {class: locked.has(seat) ? "tag done" : "tag"},
@@ -68,7 +69,7 @@
   function swimmers(view) {
     if (!view.swimmers.length) return null;
     return el("section", {class: "panel"}, el("h2", {}, t("swimmers")), el("ul", {class: "plain"},
-      view.swimmers.map(([seat, kind, left]) => el("li", {}, pawn([seat, kind]), t("left", {boat: colourName(left)})))));
+      view.swimmers.map(([seat, kind, left]) => el("li", {}, pawn([seat, kind]), t("left", {boat: boatColour(left)})))));
   }
 
   function players(view) {
@@ -81,7 +82,7 @@
 
   function eventLine(view, e) {
     const seat = e.seat === undefined ? "" : seatName(e.seat);
-    const boat = colourName(e.boat || "");
+    const boat = boatColour(e.boat || "");
     const auto = e.auto ? t("auto") : "";
     switch (e.type) {
       case "vote": return el("div", {}, vote(e));
@@ -96,7 +97,7 @@
   }
 
   function vote(e) {
-    const kind = t("vote_kind_" + e.kind, {boat: colourName(e.boat || "")});
+    const kind = t("vote_kind_" + e.kind, {boat: boatColour(e.boat || "")});
     if (e.auto) return [el("b", {}, kind), ": ", t("only_one", {colour: colourName(e.outcome)})];
     const outcome = {majority: () => t("outcome", {colour: colourName(e.outcome)}), again: () => t("again"),
                      captain: () => t("captain_is", {seat: seatName(e.hats[0])}),
@@ -110,10 +111,11 @@
 
   function history(view) {
     if (!view.history.length) return null;
+    // The latest turn first; within a turn, events in the order they happened (a tie, then its tie-break).
     const turns = [...new Set(view.history.map((e) => e.turn))].reverse();
     return el("section", {class: "panel"}, el("h2", {}, t("history")), turns.map((turn, i) =>
       el("details", {open: i === 0 ? "" : null}, el("summary", {}, t("turn_n", {n: turn})),
-         el("ul", {class: "plain"}, view.history.filter((e) => e.turn === turn).slice().reverse()
+         el("ul", {class: "plain"}, view.history.filter((e) => e.turn === turn)
            .map((e) => el("li", {}, eventLine(view, e)))))));
   }
 
@@ -123,7 +125,7 @@
 
   function seat(view, me) {
     const mine = Object.entries(view.boats).flatMap(([colour, boat]) =>
-      boat.pawns.filter(([s]) => s === me).map(([, kind]) => el("li", {}, pawn([me, kind]), t("in_boat", {boat: colourName(colour)}))));
+      boat.pawns.filter(([s]) => s === me).map(([, kind]) => el("li", {}, pawn([me, kind]), t("in_boat", {boat: boatColour(colour)}))));
     const reserve = view.reserve[me];
     return [
       el("p", {class: "status"}, `${t("your_colour")}: `, boatName(view.colours[me]), " · ",
@@ -143,7 +145,7 @@
     if (chosen && view.boats[chosen]) {
       const boat = view.boats[chosen];
       return el("small", {}, swatch(chosen), `${t("progress", {n: boat.progress, of: view.options.moves_to_island})}`,
-                ` · ${boat.leaks} ${t("leak")} · ${free(view, boat)} ${t("free")}`);
+                ` · ${t("leaks_n", {n: boat.leaks})} · ${t("free_n", {n: free(view, boat)})}`);
     }
     if (action.choose && action.choose.lane) {
       const island = view.options.lanes[action.choose.lane - 1];
@@ -153,5 +155,6 @@
     return null;
   }
 
-  ARBITRO.games.lifeboats = {table, seat, choiceDetail};
+  const seatColours = (view) => view.colours.map((colour) => words.paint[colour]);
+  ARBITRO.games.lifeboats = {table, seat, choiceDetail, seatColours};
 })();

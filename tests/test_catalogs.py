@@ -1,0 +1,85 @@
+"""The message catalogs: every message in both languages with the same placeholders, plural forms that agree
+with their count, and no user-visible word outside the catalogs."""
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from engine.rules import GAMES
+from engine.words import LANGUAGES, SHARED, as_json, catalog, lookup, say
+
+ROOT = Path(__file__).parent.parent
+DOMAINS = (SHARED, *GAMES)
+
+
+def messages(language, domain):
+    return {(m.context, m.id[0] if m.pluralizable else m.id): m for m in catalog(language, domain) if m.id}
+
+
+def placeholders(text):
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_message_is_in_both_languages_with_the_same_placeholders(domain):
+    it, en = messages("it", domain), messages("en", domain)
+    assert sorted(set(it) ^ set(en), key=str) == []
+    for key, message in it.items():
+        forms = {lang: m.string if m.pluralizable else (m.string,) for lang, m in (("it", message), ("en", en[key]))}
+        assert message.pluralizable == en[key].pluralizable, key
+        assert all(form for lang in forms for form in forms[lang]), (key, "an empty translation")
+        found = {placeholders(form) for lang in forms for form in forms[lang]}
+        if message.pluralizable:  # a form may leave the count implicit ("un'azione"), never another placeholder
+            found = {names - {"n"} for names in found}
+        assert len(found) == 1, (key, forms)
+
+
+@pytest.mark.parametrize(("language", "domain", "context", "key", "forms"), [
+    ("it", "leader1", "box", "spaces:1", "1 casella"), ("it", "leader1", "box", "spaces:2", "2 caselle"),
+    ("en", "leader1", "box", "spaces:1", "1 space"), ("en", "leader1", "box", "spaces:12", "12 spaces"),
+    ("it", "lifeboats", "phone", "leaks_left", ("1 falla da piazzare", "2 falle da piazzare")),
+    ("it", "lifeboats", "phone", "free_n", ("1 libero", "2 liberi")),
+    ("it", "ponte", "phone", "cards", ("1 carta", "5 carte")),
+    ("en", "ponte", "phone", "cards", ("1 card", "5 cards")),
+])
+def test_plural_forms_agree_with_their_count(language, domain, context, key, forms):
+    if isinstance(forms, str):
+        assert lookup(language, domain, context, key) == forms
+    else:
+        assert lookup(language, domain, context, key, n=1) == forms[0]
+        assert lookup(language, domain, context, key, n=int(forms[1][0])) == forms[1]
+
+
+def test_the_phone_gets_every_message_and_the_plural_rule():
+    words = as_json("it", DOMAINS)
+    assert words["plural"] == "(n != 1)"
+    assert words["ponte"]["phone"]["cards"] == ["{n} carta", "{n} carte"]
+    assert words[SHARED]["box"]["yes"] == "sì"
+    assert sum(len(c) for d in DOMAINS for c in words[d].values()) == sum(len(messages("it", d)) for d in DOMAINS)
+
+
+def test_a_missing_message_is_none_and_said_as_its_id():
+    assert lookup("it", SHARED, "box", "no such message") is None
+    assert say("it", SHARED, "box", "no_such_message") == "no_such_message"
+
+
+
+WORDS_IN_JS = re.compile(r"""(["'`])([A-Za-zÀ-ÿ][a-zà-ÿ]+ [a-zà-ÿ]+[^"'`]*)\1""")
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.glob("web_companion/static/**/*.js")), ids=lambda p: p.name)
+def test_no_sentence_is_written_in_the_phone_scripts(path):
+    """The scripts word everything through the catalogs: a quoted string of words would reach a phone as it is,
+    in one language. Comments, "use strict" and class attributes aside."""
+    code = "\n".join(line.split("//")[0] for line in path.read_text(encoding="utf-8").splitlines())
+    code = re.sub(r"\$\{[^}]*\}", "", code.replace('"use strict"', ""))
+    code = re.sub(r"class: [^,}]*", "", code)
+    assert [m[2] for m in WORDS_IN_JS.finditer(code)] == []
+
+
+def test_no_sentence_is_written_in_the_templates():
+    for path in ROOT.glob("web_companion/templates/*.html"):
+        text = re.sub(r"{[{%].*?[%}]}|<[^>]*>", " ", path.read_text(encoding="utf-8"))
+        assert re.findall(r"[A-Za-zÀ-ÿ]+ [a-zà-ÿ]+", text) == [], path.name
