@@ -55,15 +55,19 @@ class Phones:
             page.click(".prompt button.choice")
         elif "place" in choose:
             self.village(page, choose["village"])
+            if self.record.state.phase == G.PLAY:
+                self.only_teachable_masters_offer_recruit(page, action["seat"], choose["village"])
             page.click(f'.prompt .space-button[data-kind="{choose["place"]}"]')
         elif "recruit" in choose:
             for kind, village in choose["recruit"]:
                 self.village(page, village)
+                self.only_teachable_masters_offer_recruit(page, action["seat"], village)
                 page.click(f'.prompt .space-button[data-kind="{kind}"]')
             page.click(".prompt .recruits .primary")
         else:
             a, b = choose["journey"]
             self.village(page, a)
+            self.only_teachable_masters_offer_recruit(page, action["seat"], a)
             page.click(f'.prompt .bridges button[data-to="{b}"]')
             page.wait_for_selector(".prompt .preview")
             lang = "it" if action["seat"] != 1 else "en"
@@ -79,6 +83,15 @@ class Phones:
         shown = get(self.server, "/api/table")
         del shown["version"]
         assert shown == json.loads(json.dumps(G.view(self.record.state, "public")))
+
+    def only_teachable_masters_offer_recruit(self, page, seat, village):
+        """A master with a student already is not offered "recruit": only what the rules would take is."""
+        legal = {kind for a in G.legal_actions(self.record.state, seat) if "recruit" in a["choose"]
+                 for kind, v in a["choose"]["recruit"] if v == village}
+        words = {"recluta", "recruit", "scelto", "chosen"}
+        offered = {button.get_attribute("data-kind") for button in page.query_selector_all(".prompt .space-button")
+                   if any(w.inner_text() in words for w in button.query_selector_all(".what"))}
+        assert offered == legal
 
     @staticmethod
     def village(page, v):

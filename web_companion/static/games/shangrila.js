@@ -151,6 +151,9 @@
     const me = view.to_act;
     const offered = (action) => prompt.choices.some((c) => same(c.action, action));
     const act = (choose) => attempt(send({seat: me, choose}));
+    // A master may take a student when the rules offer it one (a master with a student already is not).
+    const teachable = (kind, v) => prompt.choices.some((c) => c.action.choose.recruit &&
+      c.action.choose.recruit.some(([k, w]) => k === kind && w === v));
     const box = el("section", {class: "panel prompt"},
       el("h2", {}, t(prompt.title)), el("p", {}, el("small", {}, t(view.phase === "setup" ? "how_setup" : "how_play"))));
     const pass = prompt.choices.find((c) => c.action.choose.pass);
@@ -177,7 +180,7 @@
     // A space: empty → place a master there; your own master → add or drop it as a recruit; any other →
     // the rules say why not.
     const tapSpace = (kind, village) => {
-      if (village.masters[kind] === me && view.phase === "play") {
+      if (teachable(kind, v)) {
         const at = ui.recruits.findIndex(([k, w]) => k === kind && w === v);
         if (at >= 0) ui.recruits.splice(at, 1);
         else if (ui.recruits.length < 2) ui.recruits.push([kind, v]);
@@ -194,7 +197,7 @@
                            "data-kind": kind, onclick: () => tapSpace(kind, village)},
         el("b", {}, t(kind)), " ", occupant(kind, village),
         placeable ? el("small", {class: "what"}, t("place_here")) : null,
-        village.masters[kind] === me && view.phase === "play" ? el("small", {class: "what"}, t(chosen ? "chosen" : "recruit_here")) : null);
+        teachable(kind, v) ? el("small", {class: "what"}, t(chosen ? "chosen" : "recruit_here")) : null);
     }));
     if (view.phase === "play") {
       const bridges = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => (a === v ? b : a));
