@@ -225,6 +225,14 @@ def test_r6_moves_of_one_step_are_applied_together_before_the_end_check():
     assert ponte.result(state) == {"winners": [0], "losers": [1], "draw": False}
 
 
+def test_r9_a_step_is_shown_as_the_move_the_bridge_allows():
+    """Seat 2 on 18 is sent 6 East and stops on 21: its step (the OLED's and the phone's "Est 3") is 3."""
+    state = picks(ponte.setup(3)._replace(positions=(4, 18, 11)), SCATTO, PAURA, PRUDENTE)
+    (step, delta), = state.history[-1].steps
+    assert step == "resolution" and list(delta) == [-3, 3, 0]
+    assert ponte.view(state, PUBLIC)["history"][-1]["moves"] == [{"step": "resolution", "delta": [-3, 3, 0]}]
+
+
 def test_r7_every_seat_tied_closest_to_the_wind_bank_moves():
     state = picks(ponte.setup(4), SCATTO, PRUDENTE, PRUDENTE, PAURA)  # 7, 11, 11, 15
     assert event(state, "vento_da_est").positions == (7, 11, 11, 12)

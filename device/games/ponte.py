@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from luma.core.legacy import text as tiny_text
 from luma.core.legacy.font import TINY_FONT
 
-from engine.rules.ponte import CARD_NAMES, EAST_BANK, START, WEST_BANK
+from engine.rules.ponte import CARD_NAMES, START
 
 from ..screens import Screen, outcome_lines, paged, picking, seat
 from ..texts import text
@@ -64,12 +64,11 @@ def bridge(positions, lang):
 
 
 def positions_after(history, seats):
-    """Where the meeples stood after each match: its movement steps applied in order, each clamped to the
-    bridge (R-9), as the rules apply them."""
+    """Where the meeples stood after each match: its movement steps (as the meeples moved) added in order."""
     positions, after = [START] * seats, []
     for match in history:
         for step in match["moves"]:
-            positions = [min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(positions, step["delta"])]
+            positions = [p + d for p, d in zip(positions, step["delta"])]
         after.append(tuple(positions))
     return after
 

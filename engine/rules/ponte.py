@@ -324,9 +324,10 @@ def _resolve(state):
 
 def _move(state, step, moves, **changes):
     """One movement step (`moves` per seat): all computed first, applied together (R-6), clamped to the
-    bridge (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends."""
-    delta = tuple(moves)
-    positions = tuple([min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, delta)])
+    bridge (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends. The step is
+    recorded as the move the meeples made: a seat on 16 told "6 East" moves 5."""
+    positions = tuple([min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, moves)])
+    delta = tuple(after - before for before, after in zip(state.positions, positions))
     if WEST_BANK in positions or EAST_BANK in positions:
         changes = {"phase": OVER, "picks": None}
     return _record(state, {"steps": state.history[-1].steps + ((step, delta),)}, positions=positions, **changes)
