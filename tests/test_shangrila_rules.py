@@ -252,7 +252,7 @@ def test_r3_the_game_ends_when_only_two_villages_are_left_without_a_stone():
     state = board(tiles=[(0, GU, 4, 0), (1, DR, 8), (1, SA, 8), (1, FU, 8)], bridges=[(4, 5), (5, 8)], stones=stones)
     after = go(state, 0, 4, 5)
     assert after.phase == G.OVER and after.end_rule == "R-3" and G.view(after)["villages_left"] == 2
-    assert G.result(after) == {"winners": [1], "losers": [0, 2, 3], "draw": False}
+    assert G.result(after) == {"winners": [1], "losers": [], "draw": False}
 
 
 def test_r4_a_player_without_an_action_passes_and_nobody_with_one_ends_the_game():
@@ -276,7 +276,7 @@ def test_score_ties_go_to_presence_in_more_villages_then_shared():
     assert G.view(over)["scores"][:2] == [2, 2] and G.view(over)["present"][:2] == [2, 1]
     assert G.result(over)["winners"] == [0]
     shared = evolve(board(tiles=[(0, GU, 1), (1, GU, 3)]), phase=G.OVER)
-    assert G.result(shared) == {"winners": [0, 1], "losers": [2, 3], "draw": False}
+    assert G.result(shared) == {"winners": [0, 1], "losers": [], "draw": False}
 
 
 # -- the view, the prompt, random games -------------------------------------------------------------------

@@ -469,7 +469,8 @@ def result(state):
     if state.step != OVER:
         return None
     winners = state.winner["winners"]
-    return {"winners": list(winners), "losers": [s for s in range(state.seats) if s not in winners], "draw": False}
+    # No one is marked a loser: the game has winners and everyone else (the log format's `[]`).
+    return {"winners": list(winners), "losers": [], "draw": False}
 
 
 def _holder_shown(state):

@@ -400,8 +400,8 @@ def result(state):
     top = [s for s in range(state.seats) if counted[s] == max(counted)]
     most = max(present(state, s) for s in top)
     winners = [s for s in top if present(state, s) == most]
-    return {"winners": winners, "losers": [s for s in range(state.seats) if s not in winners],
-            "draw": len(winners) == state.seats}
+    # No one is marked a loser: the game has winners and everyone else (the log format's `[]`).
+    return {"winners": winners, "losers": [], "draw": len(winners) == state.seats}
 
 
 def view(state, viewer=PUBLIC):
