@@ -565,3 +565,35 @@ def test_every_prompt_title_choice_and_group_has_words_in_both_languages():
             record.apply(rng.choice(prompt.choices).action)
     for lang in ("it", "en"):
         assert sorted(key for key in seen if lookup(lang, "leader1", "box", key) is None) == [], lang
+
+
+def test_a_head_rider_sent_to_the_belly_may_not_be_dropped_in_the_same_peloton_phase():
+    """Seed p. 3 §3: the head may stay or drop into the belly; only riders in the belly may be dropped back.
+    Going head → belly → dropped in one phase is head → dropped, which the rules refuse."""
+    record = race(places={(0, "leader"): L.PANCIA})
+    while record.state.phase == L.ATTACKS:
+        act(record, record.state.queue[0], ride=None)
+    assert record.state.phase == L.REGROUP and record.state.queue[0] == 0
+    with pytest.raises(Rejected):
+        act(record, 0, place=["passista", L.STACCATO])
+    act(record, 0, place=["passista", L.PANCIA])
+    assert {"place": ["passista", L.STACCATO]} not in L.legal_actions(record.state, 0)
+    with pytest.raises(Rejected):
+        act(record, 0, place=["passista", L.STACCATO])
+    act(record, 0, place=["leader", L.STACCATO])  # in the belly from the start: it may be dropped
+    assert rider(record, 0, "leader")["place"] == L.STACCATO
+
+
+def test_a_move_field_restated_at_its_current_value_is_accepted_and_changes_nothing():
+    record = race()
+    enter(record, 1, "leader", "montagna", 4, climb=2)
+    before = record.state
+    for field in ({"climb_spaces": 4}, {"weather": "sereno"}, {"draft": False}, {"blocked": 0}, {"finish": False},
+                  {"ahead": False}):
+        assert act(record, 1, **field) == before, field
+    with pytest.raises(Rejected):  # a value of the wrong kind is no restatement
+        act(record, 1, draft=0)
+    act(record, 1, back=True)
+    act(record, 1, ride="leader")
+    with pytest.raises(Rejected):  # nor a field before the move has its spaces
+        act(record, 1, weather="sereno")

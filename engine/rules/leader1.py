@@ -178,6 +178,7 @@ class State(NamedTuple):
     draws: int
     events: tuple  # what happened, newest last
     stages_done: tuple  # per stage: riders in finishing order
+    belly: tuple = ()  # riders in the belly when the peloton phase began: only they may be dropped (p. 3 §3)
 
 
 def setup(seats, options=None):
@@ -278,7 +279,8 @@ def _next_phase(state):
         ahead_of_leader = state.order[1:] + state.order[:1]
         return evolve(state, phase=ATTACKS, queue=tuple(s for s in ahead_of_leader if _has(state, s, (TESTA,))))
     if phase == ATTACKS:
-        return evolve(state, phase=REGROUP, queue=tuple(s for s in state.order if _has(state, s, PELOTON)))
+        return evolve(state, phase=REGROUP, queue=tuple(s for s in state.order if _has(state, s, PELOTON)),
+                      belly=tuple(i for i, r in enumerate(state.riders) if r.place == PANCIA))
     if phase == REGROUP:
         chasers = tuple(s for s in state.order if state.chases[s] > 0 and state.streak[s] < 2)
         return evolve(state, phase=CHASE, queue=chasers)
@@ -555,6 +557,20 @@ def _form_choices(state, seat):
     return choices
 
 
+RESTATABLE = ("draft", "sprint", "weather", "blocked", "climb", "climb_spaces", "feed", "ahead", "bonus", "finish")
+
+
+def _restates(state, seat, key, value):
+    """A move field set to the value it already has ({"weather": "sereno"}, {"climb_spaces": 4} when the climb
+    already covers the 4 spaces, {"draft": false} for a rider who may not draft): it breaks no rule and changes
+    nothing, so it is accepted as it is."""
+    form = state.forms[seat] if state.phase in MOVE_PHASES else None
+    if form is None or form.spaces is None or key not in RESTATABLE:
+        return False
+    current = getattr(form, key)
+    return type(current) is type(value) and current == value
+
+
 def _apply_form(state, seat, key, value):
     form = state.forms[seat]
     if key == "back":
@@ -739,8 +755,10 @@ def _choices(state, seat):
         rides = [{"ride": state.riders[i].kind} for i in _due_riders(state, phase, seat)]
         return rides + ([{"ride": None}] if phase == ATTACKS else []) + supply
     if phase == REGROUP:
+        # The head may stay or drop into the belly; only a rider already in the belly may be dropped back.
         moves = {TESTA: (PANCIA,), PANCIA: (TESTA, STACCATO)}
-        return [{"place": [r.kind, p]} for r in mine if r.place in moves for p in moves[r.place]] \
+        return [{"place": [state.riders[i].kind, p]} for i in range(len(state.riders)) if state.riders[i].seat == seat
+                for p in moves.get(state.riders[i].place, ()) if p != STACCATO or i in state.belly] \
             + [{"place": None}] + supply
     if phase == CHASE:
         return [{"chase": True}, {"chase": False}] + supply
@@ -797,6 +815,8 @@ def apply(state, action):
     if seat not in current_actors(state):
         raise Rejected(f"it is not team {seat + 1}'s turn: {_waiting_for(state)}")
     if choose not in _choices(state, seat):
+        if _restates(state, seat, key, value):
+            return state
         raise Rejected(_refusal(state, seat, key, value))
     return _advance(_apply_choice(state, seat, key, value))
 
