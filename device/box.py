@@ -6,7 +6,9 @@ from dataclasses import replace
 from engine.claims import Claims
 from engine.journal import StorageError
 from engine.rules import GAMES, Rejected
+from engine.rules.protocol import refuse
 from engine.state_file import MemoryState, StateFileError
+from engine.words import render
 from engine.timers import later
 
 from . import screens
@@ -169,7 +171,7 @@ class Box:
 
     def _pad_press(self, seat, button):
         if not seat < self.table.seats:
-            raise Rejected(f"player {seat + 1} is not at this table of {self.table.seats}")
+            raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
         cursor = self.cursors.setdefault(seat, Cursor())
         prompt = self.table.prompt(seat)
         action = cursor.press(prompt, seat, button)
@@ -182,7 +184,7 @@ class Box:
         rules and rejections as its pad."""
         def act():
             if not isinstance(action, dict) or action.get("seat") != seat:
-                raise Rejected(f"not an action of player {seat + 1}: its \"seat\" must be {seat} (counted from 0)")
+                raise refuse("not_your_action", player=seat + 1, seat=seat)
             return self.table.act(action)
         return self._seat_input(seat, act)
 
@@ -200,8 +202,11 @@ class Box:
                     self.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 self.notice = None
             except Rejected as e:
-                outcome = {"seat": seat, **about, "status": "rejected", "error": str(e)}
+                # The reason, worded where it is read: the OLED's language here, the phone's by the web side.
+                outcome = {"seat": seat, **about, "status": "rejected", "code": e.code,
+                           "error": render(self.lang, e.message), "refusal": e}
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
+                self.overlay = screens.refused(outcome["error"])
             self.refresh()
             return outcome
 

@@ -1,7 +1,7 @@
 """A pad's 8 buttons driving any prompt. A secret pick has a fixed layout: button n is the prompt's n-th pad
 choice, whatever anyone holds. Any other prompt is a cursor: 1 previous, 2 next, 7 back, 8 OK; choices in
 groups (a village, then a space) take two steps."""
-from engine.rules import Rejected
+from engine.rules.protocol import refuse
 
 PREV, NEXT, BACK, OK = 1, 2, 7, 8
 # What each cursor key is called (message ids): the printed labels and the virtual box name them alike.
@@ -34,11 +34,11 @@ class Cursor:
     def press(self, prompt, seat, button):
         """The action the press makes (the caller applies it), or None when it only moved the cursor."""
         if prompt is None:
-            raise Rejected(f"player {seat + 1} has nothing to do now")
+            raise refuse("nothing_to_do", player=seat + 1)
         if prompt.pad is not None:
             choice = prompt.pad[button - 1]
             if choice is None:
-                raise Rejected(f"button {button} does nothing now")
+                raise refuse("button_unused", button=button)
             return choice.action
         if prompt != self.prompt:
             self.prompt, self.group, self.index = prompt, None, 0
@@ -55,5 +55,5 @@ class Cursor:
                 self.prompt = None  # the next prompt starts afresh, even one equal to this (another pawn)
                 return item.action
         else:
-            raise Rejected(f"button {button} does nothing now: 1 and 2 move, 7 goes back, 8 confirms")
+            raise refuse("button_cursor", button=button)
         return None

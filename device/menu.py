@@ -3,6 +3,7 @@ The whole box is usable without a phone. Every screen shows one thing at a time,
 cursor never scrolls out of sight; every menu opens on a harmless entry."""
 from engine.rules import GAMES, Rejected
 from engine.rules.options import CHOICE, SEAT
+from engine.words import render
 
 from .screens import Screen, join, seat, wrap
 from .texts import text
@@ -121,7 +122,7 @@ class HostMenu:
         try:
             self.table.new_game(self.game, self.seats, self.options)
         except Rejected as e:
-            self.message = str(e)
+            self.message = render(self.lang, e.message)
 
     def _confirm(self, name):
         mode, self.mode = self.mode, None

@@ -27,6 +27,14 @@ def wrap(line, indent="   ", width=COLUMNS):
     return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
+def refused(reason):
+    """A refused press: the rules' reason (under the title naming the seat), as much of it as fits."""
+    lines = wrap(reason, indent="")
+    if len(lines) > BODY_LINES:
+        lines = lines[:BODY_LINES - 1] + [lines[BODY_LINES - 1][:COLUMNS - 1] + "…"]
+    return Screen("", tuple(lines))
+
+
 def paged(title, lines):
     """Screens of at most BODY_LINES wrapped lines each, a line never split across two; the title counts
     the pages."""

@@ -3,7 +3,7 @@ before the shared ones."""
 from engine.words import SHARED, lookup
 
 
-def text(language, key, game=None, **values):
+def text(language, key, game=None, /, **values):
     """The words for `key`: the game's own first (when `game` is given), then the shared ones. A key of several
     space-separated words (a choice's label: "place guaritore v:3") is worded word by word; an unknown word is
     shown as it is rather than crash the display."""

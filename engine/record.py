@@ -3,7 +3,8 @@
 Both the running table and `arbitro replay` build games through this one class, so a game played on the box
 and its exported log cannot disagree.
 """
-from .rules import CHANCE, TERMINAL, Rejected, game_module
+from .rules import CHANCE, TERMINAL, game_module
+from .rules.protocol import refuse
 from .rules import picks as secret
 
 FORMAT = 1
@@ -12,20 +13,20 @@ UNDO = {"host": "undo"}
 
 def header(game, seats, options=None):
     if options is not None and not isinstance(options, dict):
-        raise Rejected(f"options must be an object of option names and values, not {type(options).__name__}")
+        raise refuse("options_object")
     return {"arbitro": FORMAT, "game": game, "seats": seats, "options": dict(options or {})}
 
 
 def check_header(line):
     if not isinstance(line, dict):
-        raise Rejected("the first line must be the table: an object")
+        raise refuse("table_line")
     unknown = sorted(set(line) - {"arbitro", "game", "seats", "options"})
     if unknown:
-        raise Rejected(f"unknown key {unknown[0]!r} in the table line")
+        raise refuse("table_key", key=unknown[0])
     if line.get("arbitro") != FORMAT:
-        raise Rejected(f"not an Arbitro log of format {FORMAT} (\"arbitro\": {line.get('arbitro')!r})")
+        raise refuse("log_format", format=FORMAT, found=line.get("arbitro"))
     if not isinstance(line.get("options", {}), dict):
-        raise Rejected("options must be an object of option names and values")
+        raise refuse("options_object")
     return line["game"] if "game" in line else None, line.get("seats"), line.get("options", {})
 
 
@@ -60,14 +61,14 @@ class GameRecord:
         """The state `line` would lead to; raises Rejected and changes nothing."""
         if line == UNDO:
             if not self._undo_points:
-                raise Rejected("nothing to undo")
+                raise refuse("nothing_to_undo")
             return self.states[self._undo_points[-1]]
         if isinstance(line, dict) and "host" in line:
-            raise Rejected(f"unknown host action {line.get('host')!r}")
+            raise refuse("host_action", action=line.get("host"))
         if isinstance(line, dict) and "chance" in line and not self.needs_chance:
-            raise Rejected(f"no {line.get('chance')!r} chance outcome is due now")
+            raise refuse("chance_not_due", kind=line.get("chance"))
         if isinstance(line, dict) and "chance" not in line and self.needs_chance:
-            raise Rejected("a chance outcome is due before anyone may act")
+            raise refuse("chance_due")
         return self.rules.apply(self.state, line)
 
     def apply(self, line):

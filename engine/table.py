@@ -12,6 +12,7 @@ import threading
 from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
 from .rules import Rejected
+from .rules.protocol import refuse
 from .rules import picks as secret
 from .timers import later
 
@@ -117,7 +118,7 @@ class Table:
         know; the whole log once it is over."""
         with self._lock:
             if self._record is None:
-                raise Rejected("no game to export")
+                raise refuse("no_game")
             return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self._record.export_lines())
 
     def subscribe(self, callback):
@@ -153,7 +154,7 @@ class Table:
     def end_game(self):
         with self._lock:
             if self._record is None:
-                raise Rejected("no game is being played")
+                raise refuse("no_game")
             version = self._journaled(lambda: self._journal.end_game(self._game_id))
             self._drop_pending()
             self._game_id = self._record = None
@@ -183,7 +184,7 @@ class Table:
         with self._lock:
             record = self._require_game()
             if not isinstance(action, dict):
-                raise Rejected("an action must be an object")
+                raise refuse("not_an_object")
             if action == UNDO:
                 return self.undo()
             if self._pending and action.get("seat") == self._pending[0].get("seat"):
@@ -230,7 +231,7 @@ class Table:
 
     def _require_game(self):
         if self._record is None:
-            raise Rejected("no game is being played")
+            raise refuse("no_game")
         return self._record
 
     def _commit(self, line, revealing=False):

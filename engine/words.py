@@ -15,8 +15,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from engine.rules.protocol import SHARED, Message
+
 LANGUAGES = ("it", "en")
-SHARED = "arbitro"
+
 LOCALE = Path(__file__).parent / "locale"
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
 
@@ -42,7 +44,7 @@ def _translations(language, domain):
     return Translations(mo, domain=domain), known
 
 
-def lookup(language, domain, context, key, **values):
+def lookup(language, domain, context, key, /, **values):
     """The message `key` of `context` in `domain`, its parameters filled; None when the catalog has none."""
     translations, known = _translations(language, domain)
     plural = known.get((context, key))
@@ -59,7 +61,7 @@ def lookup(language, domain, context, key, **values):
     return found.format(**values)
 
 
-def say(language, domain, context, key, **values):
+def say(language, domain, context, key, /, **values):
     """`lookup`, for a message that must exist: a missing one is a bug the catalog tests catch, shown as its id
     rather than crash a screen at the table."""
     found = lookup(language, domain, context, key, **values)
@@ -78,3 +80,15 @@ def as_json(language, domains):
                 contexts.setdefault(message.context, {})[key] = (list(message.string) if message.pluralizable
                                                                  else message.string)
     return found
+
+
+def render(language, message):
+    """A rules Message (engine/rules/protocol.py) in `language`: its domain's catalog, then the shared one; its
+    Message parameters worded too. A message no catalog has is shown as its id (the catalog tests catch it)."""
+    values = {name: render(language, value) if isinstance(value, Message) else value
+              for name, value in message.params.items()}
+    for domain in dict.fromkeys((message.domain, SHARED)):
+        found = lookup(language, domain, message.context, message.key, **values)
+        if found is not None:
+            return found
+    return message.key

@@ -161,8 +161,7 @@ def test_seed_four_hide_nobody_accuses_then_only_the_four_may_be_checked():
     assert (record["scusa"], record["accusa"], record["outcome"]) == (0, 0, "eliminated")  # 0 ≥ 2 × 0
     assert game.view()["checkable"] == [MAMMOLO, DOTTO, EOLO, GONGOLO]  # 4 of 7 is half or more
     game.refused({"seat": 0, "choose": {"check": PISOLO}},
-                 "half or more of the travellers hid last turn: only player 2, player 3, player 4 and player 6 "
-                 "may be checked")
+                 "half or more of the travellers hid last turn: only players 2, 3, 4, 6 may be checked")
     assert record["exchange"] == [PISOLO, BRONTOLO, CUCCIOLO, PISOLO]
 
 
@@ -458,7 +457,7 @@ def test_r8_the_last_hiders_of_the_andata_constrain_the_first_check_of_the_ritor
     game.polfer(None)
     assert game.view()["phase"] == "ritorno" and game.view()["checkable"] == [2, 3]
     game.refused({"seat": 0, "choose": {"check": 1}},
-                 "half or more of the travellers hid last turn: only player 3 and player 4 may be checked")
+                 "half or more of the travellers hid last turn: only players 3, 4 may be checked")
     game.check(3)
     assert game.view()["turns"][-1]["hid"] is True
 
@@ -487,7 +486,7 @@ def test_r6_the_polfer_round_tells_nobody_and_a_download_leaves_it_out():
 
 def test_polfer_round_refusals():
     game = andata_over()
-    game.refused({"seat": 1, "pick": S}, "at the end of the andata a traveller answers polfer or none, not 'scusa'")
+    game.refused({"seat": 1, "pick": S}, "at the end of the Outbound a traveller answers polfer or none, not 'scusa'")
     game.refused({"seat": 0, "pick": P}, "player 1 is the controller and plays no traveller card")
 
 
@@ -547,7 +546,7 @@ def test_an_eliminated_card_cannot_be_played_or_shown_any_more():
     game.refused({"seat": 6, "choose": {"ticket": True}},
                  "no Biglietto is left in the game: the controller eliminated every one")
     game.ticket(False)
-    game.refused({"seat": 7, "pick": T}, "no biglietto card is left in the game: the controller eliminated it")
+    game.refused({"seat": 7, "pick": T}, "no Ticket card is left in the game: the controller eliminated it")
     assert T not in [c.label for c in B.prompt(game.state, 7).choices]
 
 

@@ -80,13 +80,13 @@ def test_a_rejected_pick_changes_nothing_and_says_so_naming_no_card(make_box, tm
     box.table.new_game("ponte", 3)
     for seat, card in enumerate(["salto_atletico", "scatto_repentino", "vertigini"]):
         pick(box, seat, card)
-    version, lines = box.table.version, box.display.screen.lines
+    version = box.table.version
     outcome = pick(box, 0, "salto_atletico")
     assert outcome["status"] == "rejected"
-    assert outcome["error"] == "player 1 does not hold that card"
+    assert (outcome["code"], outcome["error"]) == ("not_held", "il giocatore 1 non ha quella carta")
     assert box.table.version == version
     assert box.display.screen.title == "G1: Non valido"
-    assert box.display.screen.lines == lines  # the same results, under the notice
+    assert box.display.screen.lines == ("il giocatore 1 non ha", "quella carta")  # the reason, until the next input
     assert pick(box, 0, "passo_prudente")["status"] == "applied"
     assert box.display.screen.title != "G1: Non valido"
 

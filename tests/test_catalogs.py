@@ -83,3 +83,41 @@ def test_no_sentence_is_written_in_the_templates():
     for path in ROOT.glob("web_companion/templates/*.html"):
         text = re.sub(r"{[{%].*?[%}]}|<[^>]*>", " ", path.read_text(encoding="utf-8"))
         assert re.findall(r"[A-Za-zÀ-ÿ]+ [a-zà-ÿ]+", text) == [], path.name
+
+
+def refusals_raised():
+    """(domain, id) of every refusal the code raises by a literal id: a game's own (`refuse` in a rules module
+    with a NAME) or the shared ones."""
+    found = set()
+    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("device/*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                 if isinstance(t, ast.Name) and t.id == "NAME" and isinstance(n.value, ast.Constant)}
+        own = names.get("NAME", "leader1" if path.name == "leader1_die.py" else SHARED)
+        for call in ast.walk(tree):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args:
+                keys = [a.value for a in ast.walk(call.args[0]) if isinstance(a, ast.Constant)
+                        and isinstance(a.value, str)]
+                if call.func.id in ("refuse", "shared"):
+                    found |= {(own if call.func.id == "refuse" else SHARED, k) for k in keys}
+    return found
+
+
+def test_every_refusal_the_code_raises_is_in_the_catalogs():
+    raised = refusals_raised()
+    assert len(raised) > 120
+    missing = [(d, k) for d, k in raised if ("refusal", k) not in messages("it", d)]
+    assert missing == []
+
+
+def test_an_italian_phone_reads_the_rules_reason_in_italian():
+    from engine.rules import Rejected, shangrila
+    from engine.words import render
+    state = shangrila.setup(3)
+    state = state._replace(phase=shangrila.PLAY, to_act=1, spaces=tuple(
+        tuple((1, 0) if (v, k) == (7, 2) else shangrila.EMPTY for k in range(7)) for v in range(13)))
+    with pytest.raises(Rejected) as refused:
+        shangrila.apply(state, {"seat": 1, "choose": {"recruit": [["custode_del_fuoco", 7]]}})
+    assert render("it", refused.value.message) == ("il maestro di Custode del fuoco del giocatore 2 nel villaggio 8 "
+                                                   "ha già uno studente")
+    assert str(refused.value) == "the Firekeeper master of player 2 in village 8 already has a student"

@@ -59,7 +59,7 @@ def test_setup_places_boats_then_pawns_one_at_a_time_clockwise_from_the_start_se
 def test_pawns_per_player_and_colours_follow_the_box():
     assert L.view(L.setup(4))["reserve"] == [{"officer": 2, "sailor": 5}] * 4
     assert L.view(L.setup(5))["reserve"] == [{"officer": 2, "sailor": 4}] * 5
-    with pytest.raises(Rejected, match="option colours: arancione has only 4 sailors; a game of 3 needs 5"):
+    with pytest.raises(Rejected, match="option colours: orange has only 4 sailors; a game of 3 needs 5"):
         L.setup(3, {"colours": ["rosso", "arancione", "verde"]})
     with pytest.raises(Rejected, match="option colours: 3 different colours"):
         L.setup(3, {"colours": ["rosso", "rosso", "verde"]})
@@ -138,7 +138,7 @@ def test_r3_the_owner_chooses_which_pawn_leaves_and_the_sailor_is_offered_first(
     prompt = L.prompt(state, 5)
     assert [c.action["choose"] for c in prompt.choices] == [{"remove": S}, {"remove": O}]
     assert [c.label for c in prompt.choices] == [S, O]
-    with pytest.raises(Rejected, match="player 6 has no 'cannon' in the nero boat"):
+    with pytest.raises(Rejected, match="player 6 has no 'cannon' in the black boat"):
         L.apply(state, choose(5, remove="cannon"))
     kept = L.apply(state, choose(5, remove=O))
     assert [5, O] not in boat(kept, "nero")["pawns"] and [5, S] in boat(kept, "nero")["pawns"]
@@ -196,14 +196,14 @@ def test_a_hat_with_no_token_left_is_refused():
 
 def test_votes_that_name_no_boat_at_sea_or_no_pawn_aboard_are_refused():
     state = placed(3)
-    with pytest.raises(Rejected, match="no viola boat in this game"):
+    with pytest.raises(Rejected, match="no purple boat in this game"):
         L.apply(state, {"seat": 0, "pick": "viola"})
     with pytest.raises(Rejected, match="unknown vote 'blu': a colour or cappello"):
         L.apply(state, {"seat": 0, "pick": "blu"})
     special = full_black_boat()
-    with pytest.raises(Rejected, match="no giallo pawn is in the nero boat"):
+    with pytest.raises(Rejected, match="no yellow pawn is in the black boat"):
         L.apply(special, {"seat": 0, "pick": "giallo"})
-    with pytest.raises(Rejected, match="player 2 has no pawn in the nero boat and may not vote on who leaves it"):
+    with pytest.raises(Rejected, match="player 2 has no pawn in the black boat and may not vote on who leaves it"):
         L.apply(special, {"seat": 1, "pick": "viola"})
 
 
@@ -244,7 +244,7 @@ def test_r8_a_swimmer_may_not_board_the_boat_it_left():
     state = placed(3, moves_to_island=1)
     state = play(votes(votes(state, "nero", "nero", "nero"), "rosso", "rosso", "giallo"),
                  choose(1, swim_from="giallo", pawn=S), choose(2, swim_from="verde", pawn=O))
-    with pytest.raises(Rejected, match=r"a swimmer may not board the boat it left \(verde\)") as refused:
+    with pytest.raises(Rejected, match=r"a swimmer may not board the boat it left \(green\)") as refused:
         L.apply(state, choose(2, swim_to="verde"))
     assert refused.value.rule == "R-8"
     assert {"swim_to": "verde"} not in L.view(state)["decision"]["options"]
@@ -253,9 +253,9 @@ def test_r8_a_swimmer_may_not_board_the_boat_it_left():
 def test_swim_out_rules_one_pawn_per_boat_and_seats_without_a_pawn_skip():
     state = placed(3, moves_to_island=1)
     state = votes(votes(state, "nero", "nero", "nero"), "rosso", "rosso", "giallo")
-    with pytest.raises(Rejected, match="a pawn has already left the nero boat this turn"):
+    with pytest.raises(Rejected, match="a pawn has already left the black boat this turn"):
         L.apply(state, choose(1, swim_from="nero", pawn=S))
-    with pytest.raises(Rejected, match="player 2 has no officer in the verde boat"):
+    with pytest.raises(Rejected, match="player 2 has no officer in the green boat"):
         L.apply(state, choose(1, swim_from="verde", pawn=O))
     with pytest.raises(Rejected, match="it is player 2's turn to choose a pawn to swim out"):
         L.apply(state, choose(2, swim_from="verde", pawn=O))
@@ -285,7 +285,7 @@ def test_setup_rejections_name_the_problem():
     state = L.apply(state, choose(0, lane=4, boat="nero"))
     with pytest.raises(Rejected, match="unknown pawn 'captain': officer or sailor"):
         L.apply(state, choose(0, board="rosso", pawn="captain"))
-    with pytest.raises(Rejected, match="no viola boat in this game"):
+    with pytest.raises(Rejected, match="no purple boat in this game"):
         L.apply(state, choose(0, board="viola", pawn=O))
     with pytest.raises(Rejected, match="player 1 has nothing to decide now"):
         L.apply(votes(placed(3)), choose(0, lane=1))

@@ -47,7 +47,11 @@ def test_a_seat_picks_from_its_phone_with_the_same_rules_as_the_pad(app, box):
         press(box, seat, button)
     refused = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
     assert refused.status_code == 409
-    assert refused.get_json() == {"error": "player 3 does not hold that card"}
+    assert refused.get_json() == {"error": "player 3 does not hold that card", "code": "not_held"}
+    # an Italian phone reads the reason in Italian, by its browser's language or the page's choice
+    italian = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}},
+                          headers={"Accept-Language": "it-IT,it;q=0.9"})
+    assert italian.get_json() == {"error": "il giocatore 3 non ha quella carta", "code": "not_held"}
 
 
 def test_another_seats_actions_are_refused(app, box):
@@ -93,7 +97,7 @@ def test_host_actions_need_the_host_role(app, box):
     press(box, 0, 5)
     assert client.post("/api/host/undo", json={}).status_code == 200
     assert box.table.view()["locked"] == []
-    assert client.post("/api/host/undo", json={}).get_json() == {"error": "nothing to undo"}
+    assert client.post("/api/host/undo", json={}).get_json() == {"error": "nothing to undo", "code": "nothing_to_undo"}
 
 
 def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app, box):
@@ -115,7 +119,7 @@ def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app
     assert client.post("/api/host/language", json={"language": "de"}).status_code == 400
     assert client.post("/api/host/end", json={}).status_code == 200
     assert box.table.game is None
-    assert client.post("/api/host/end", json={}).get_json() == {"error": "no game is being played"}
+    assert client.post("/api/host/end", json={}).get_json() == {"error": "no game is being played", "code": "no_game"}
     assert client.get("/api/host/log").status_code == 409
 
 

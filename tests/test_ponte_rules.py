@@ -279,8 +279,8 @@ def test_r11_all_on_one_space_is_a_draw_and_ties_share_the_result():
 
 @pytest.mark.parametrize("action, message", [
     ({"seat": 0, "pick": "jolly"}, "unknown card 'jolly'"),
-    ({"seat": 9, "pick": SALTO}, "no seat 10 at this table"),
-    ({"seat": True, "pick": SALTO}, "no seat True at this table"),
+    ({"seat": 9, "pick": SALTO}, "no player 10 at this table"),
+    ({"seat": True, "pick": SALTO}, "no player True at this table"),
     ({"seat": 0, "pick": SALTO, "x": 1}, "unknown key 'x'"),
     ({"chance": "event", "outcome": "calma_piatta"}, "no 'event' chance outcome is due now"),
     ({"host": "undo"}, "not a Ponte action"),

@@ -79,7 +79,7 @@ def test_missing_file_is_a_usage_error():
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"speed": 2}}\n', "line 1: unknown option 'speed'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "colour": 1}\n', "line 1: unknown key 'colour'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n[1, 2]\n', "line 2: each line must be a JSON object"),
-    ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 5, "pick": "vertigini"}\n', "line 2: no seat 6 at this table"),
+    ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 5, "pick": "vertigini"}\n', "line 2: no player 6 at this table"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"seat": 0, "pick": "jolly"}\n', "line 2: unknown card 'jolly'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"host": "undo"}\n', "line 2: nothing to undo"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n{"host": "redo"}\n', "line 2: unknown host action 'redo'"),

@@ -93,7 +93,7 @@ def test_setup_limits_with_4_players_two_of_a_colour_three_in_all():
     state = G.setup(4)
     for seat, kind, village in [(0, GU, 0), (1, GU, 1), (2, GU, 2), (3, GU, 3), (0, DR, 0), (1, DR, 1), (2, DR, 2)]:
         state = G.apply(state, choose(seat, place=kind, village=village))
-    refused(state, choose(3, place=GU, village=5), "player 4 has already placed its guaritore in the setup")
+    refused(state, choose(3, place=GU, village=5), "player 4 has already placed its Healer in the setup")
     state = G.apply(state, choose(3, place=DR, village=3))
     refused(state, choose(0, place=FU, village=0), "player 1 already has 2 tiles in village 1, the setup's most")
 
@@ -101,7 +101,7 @@ def test_setup_limits_with_4_players_two_of_a_colour_three_in_all():
 def test_setup_limits_with_3_players_one_of_a_colour_two_in_all():
     state = G.setup(3)
     state = G.apply(state, choose(0, place=GU, village=0))
-    refused(state, choose(1, place=GU, village=0), "the guaritore space of village 1 is taken")
+    refused(state, choose(1, place=GU, village=0), "the Healer space of village 1 is taken")
     state = G.apply(state, choose(1, place=DR, village=0))
     refused(state, choose(2, place=FU, village=0), "village 1 already holds 2 tiles, the setup's most with 3")
     state = G.apply(state, choose(2, place=FU, village=1))
@@ -122,11 +122,11 @@ def test_place_a_master_where_you_already_have_one():
     after = G.apply(state, choose(0, place=SA, village=4))
     assert space(after, 4, SA) == (0, None) and after.supply[0][G.KINDS.index(SA)] == 5 and after.to_act == 1
     refused(state, choose(0, place=SA, village=5), "player 1 has no master in village 6")
-    refused(state, choose(0, place=GU, village=4), "the guaritore space of village 5 is taken")
+    refused(state, choose(0, place=GU, village=4), "the Healer space of village 5 is taken")
     refused(state, choose(0, place="ninja", village=4), "unknown kind 'ninja'")
     refused(state, choose(0, place=SA, village=13), "no village 13: villages are 0 to 12")
     empty = evolve(state, supply=((6, 6, 6, 0, 6, 6, 6),) + state.supply[1:])
-    refused(empty, choose(0, place=SA, village=4), "player 1 has no sacerdote left in its supply")
+    refused(empty, choose(0, place=SA, village=4), "player 1 has no Priest left in its supply")
 
 
 # -- action 2: recruit students ------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_recruit_one_or_two_students_on_your_own_masters_without_one():
     assert space(after, 4, GU) == (0, 0) and space(after, 7, SA) == (0, 0)
     conserved(after)
     assert space(G.apply(state, choose(0, recruit=[[GU, 4]])), 4, GU) == (0, 0)
-    refused(state, choose(0, recruit=[[DR, 4]]), "player 1 has no allevatore_di_draghi master in village 5")
+    refused(state, choose(0, recruit=[[DR, 4]]), "player 1 has no Dragonbreeder master in village 5")
     refused(state, choose(0, recruit=[[FU, 4]]), "already has a student")
     refused(state, choose(0, recruit=[[GU, 4], [GU, 4]]), "a master takes one student at most")
     refused(state, choose(0, recruit=[]), "recruit one or two students")
@@ -146,7 +146,7 @@ def test_recruit_one_or_two_students_on_your_own_masters_without_one():
 def test_recruit_two_of_one_kind_needs_two_in_the_supply():
     state = board(tiles=[(0, GU, 4), (0, GU, 7)])
     state = evolve(state, supply=((1, 6, 6, 6, 6, 6, 6),) + state.supply[1:])
-    refused(state, choose(0, recruit=[[GU, 4], [GU, 7]]), "player 1 has not enough guaritore left in its supply")
+    refused(state, choose(0, recruit=[[GU, 4], [GU, 7]]), "player 1 has not enough Healer left in its supply")
     assert [[GU, 4]] in [a["choose"].get("recruit") for a in G.legal_actions(state, 0)]
     assert [[GU, 4], [GU, 7]] not in [a["choose"].get("recruit") for a in G.legal_actions(state, 0)]
 

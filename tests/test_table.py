@@ -45,7 +45,7 @@ def test_a_rejected_action_changes_nothing(table, tmp_path):
     press(table, 0, 1)
     version = table.version
     for action, message in [({"seat": 0, "pick": "jolly"}, "unknown card 'jolly'"),
-                            ({"seat": 3, "pick": SALTO}, "no seat 4 at this table"),
+                            ({"seat": 3, "pick": SALTO}, "no player 4 at this table"),
                             ("salto", "an action must be an object"),
                             ({"seat": 1, "pick": SALTO, "card": 1}, "unknown key 'card'")]:
         with pytest.raises(Rejected, match=message):

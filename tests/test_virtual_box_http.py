@@ -54,7 +54,7 @@ def test_a_rejected_press_is_200_and_says_why(client, tmp_path):
     for seat, button in [(0, 7), (1, 1), (2, 2), (3, 3)]:
         client.post("/box/press", json={"seat": seat, "button": button})
     body = client.post("/box/press", json={"seat": 1, "button": 7}).get_json()  # the one Ordine is revealed
-    assert body["status"] == "rejected" and body["error"] == "player 2 does not hold that card"
+    assert body["status"] == "rejected" and body["error"] == "il giocatore 2 non ha quella carta"
     assert len(journal_lines(tmp_path)) == 5
 
 

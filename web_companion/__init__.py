@@ -23,6 +23,8 @@ def create_app(box, *, mock=False):
 
     @app.errorhandler(HTTPException)
     def http_error(error):
+        if error.response is not None:  # already answered in full (a refusal in the page's language)
+            return error.response
         return jsonify(error=error.description), error.code
 
     @app.errorhandler(StorageError)

@@ -6,7 +6,7 @@ from engine.rules import Rejected
 from engine.words import LANGUAGES
 
 from .seat import action_body, acted, claimed, seat_number
-from .viewers import box, fail, is_host, json_body, require_host
+from .viewers import box, fail, is_host, json_body, refused, require_host
 
 bp = Blueprint("host", __name__, url_prefix="/api/host")
 
@@ -33,7 +33,7 @@ def new_game():
     try:
         box().new_game(body["game"], body["seats"], body["options"])
     except Rejected as e:
-        fail(400, str(e))
+        refused(400, e)
     return done(), 201
 
 
@@ -44,7 +44,7 @@ def command(act):
     try:
         box().host_act(act)
     except Rejected as e:
-        fail(409, str(e))
+        refused(409, e)
     return done()
 
 
@@ -88,7 +88,7 @@ def log():
     try:
         text = box().table.export()
     except Rejected as e:
-        fail(409, str(e))
+        refused(409, e)
     name = f"arbitro-{box().table.game}-{box().table.game_id}.jsonl"
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -8,17 +8,10 @@ from engine.rules import GAMES
 from engine.words import LANGUAGES
 
 from .texts import page_words, word
-from .viewers import fail
+from .viewers import fail, language
 
 bp = Blueprint("pages", __name__)
 RULES = Path(__file__).parent / "rules"
-
-
-def language():
-    chosen = request.args.get("lang") or request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES, default="en")
 
 
 def localized(template, **values):

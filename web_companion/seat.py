@@ -2,7 +2,7 @@
 seat no pad wires), then see and act as that seat."""
 from flask import Blueprint, jsonify, request
 
-from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, require_seat, seat_of
+from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, refused, require_seat, seat_of
 
 bp = Blueprint("seat", __name__, url_prefix="/api")
 
@@ -19,7 +19,7 @@ def seat_number(seat):
 def acted(outcome):
     """The answer to an action: 409 with the rules' reason when they refuse it."""
     if outcome["status"] == "rejected":
-        fail(409, outcome["error"])
+        refused(409, outcome["refusal"])
     return jsonify({**outcome, "version": box().table.version})
 
 

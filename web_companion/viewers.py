@@ -1,5 +1,7 @@
 """Who is asking: a seat (by its token cookie), the host (by its token, or anyone in mock mode), the public."""
-from flask import abort, current_app, request
+from flask import abort, current_app, jsonify, make_response, request
+
+from engine.words import LANGUAGES, render
 
 SEAT_COOKIE = "arbitro_seat"
 HOST_COOKIE = "arbitro_host"
@@ -11,6 +13,19 @@ def box():
 
 def fail(status, message):
     abort(status, description=message)
+
+
+def language():
+    """The asking page's language: chosen on the page (?lang=, kept in a cookie), else the browser's."""
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default="en")
+
+
+def refused(status, rejected):
+    """The rules' refusal, in the asking page's language, its message id as `code`; nothing was changed."""
+    abort(make_response(jsonify(error=render(language(), rejected.message), code=rejected.code), status))
 
 
 def json_object():

@@ -62,4 +62,5 @@ def press():
     else:
         fail(400, f"unexpected keys {sorted(body)}: send {{\"seat\", \"button\"}} or {{\"host\"}}")
     outcome = outcome or {"status": "ignored"}
+    outcome.pop("refusal", None)  # its words are in "error", in the box's language
     return jsonify({**outcome, "version": box.table.version})

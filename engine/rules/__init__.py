@@ -1,6 +1,6 @@
 """The games Arbitro referees, by their log name."""
 from . import biglietti, leader1, lifeboats, ponte, shangrila
-from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
+from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected, refuse
 
 GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1, biglietti, shangrila)}
 
@@ -9,7 +9,7 @@ def game_module(name):
     try:
         return GAMES[name]
     except (KeyError, TypeError):
-        raise Rejected(f"unknown game {name!r}; this box knows {', '.join(sorted(GAMES))}") from None
+        raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES))) from None
 
 
 __all__ = ["CHANCE", "GAMES", "HOST", "PUBLIC", "TERMINAL", "Rejected", "game_module"]

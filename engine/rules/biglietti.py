@@ -15,17 +15,21 @@ from .protocol import (
     TERMINAL,
     Choice,
     Prompt,
-    Rejected,
     check_seats,
     check_viewer,
     evolve,
     is_seat,
     line_kind,
+    refusals,
+    shown_seat,
+    words_of,
 )
+from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
 NAME = "biglietti"
 TITLE = "Biglietti, prego!"
+refuse, word = refusals(NAME), words_of(NAME)
 SEATS = (5, 12)
 
 BIGLIETTO, SCUSA, ACCUSA, IMPARZIALE, NASCONDITI, POLFER = CARDS = (
@@ -366,46 +370,47 @@ def _label(key, value):
 
 
 STEP_KEY = {CHECK: "check", TICKET: "ticket", VALUE: "value", DISCARD: "discard", ELIMINATE: "eliminate"}
-STEP_WORDS = {CHECK: "choose a traveller to check", TICKET: "say whether it has a ticket",
-              VALUE: "enter the control card's value", DISCARD: "say which control card it gives back",
-              ELIMINATE: "eliminate one of the cards just played"}
 
 
 def apply(state, action):
     kind = line_kind(action, "Biglietti")
     seat = action["seat"]
     if state.step == OVER:
-        raise Rejected("the game is over")
+        raise shared("game_over")
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no player {seat + 1 if type(seat) is int else repr(seat)} at this table")
+        raise shared("no_seat", player=shown_seat(seat))
     if kind == "pick":
         return _apply_pick(state, seat, action["pick"])
     return _apply_choice(state, seat, action["choose"])
 
 
 def _waiting_for(state):
-    """Who the table waits for, and for what, in words."""
+    """Who the table waits for, and for what (a message for a refusal)."""
     if state.step == HELP:
-        return "the travellers are playing their cards in the help round"
+        return word("waiting_help", "refusal")
     if state.step == POLFER_ROUND:
-        return "every traveller is saying whether it holds the Pol.Fer."
-    return f"player {current_actors(state)[0] + 1} is to {STEP_WORDS[state.step]}"
+        return word("waiting_polfer", "refusal")
+    return word("waiting_step", "refusal", player=current_actors(state)[0] + 1, what=_step_word(state))
+
+
+def _step_word(state):
+    return word(f"step_{STEP_KEY[state.step]}", "refusal")
 
 
 def _apply_pick(state, seat, card):
     if state.picks is None:
-        raise Rejected(f"no card is being played now: {_waiting_for(state)}")
+        raise refuse("no_card_now", waiting=_waiting_for(state))
     if seat not in state.picks.seats:
         if seat == state.controller:
-            raise Rejected(f"player {seat + 1} is the controller and plays no traveller card")
-        raise Rejected(f"player {seat + 1} is the one being checked and does not play in the help round")
+            raise refuse("controller_plays_none", player=seat + 1)
+        raise refuse("checked_plays_none", player=seat + 1)
     if state.step == POLFER_ROUND:
         if card not in (POLFER, NONE):
-            raise Rejected(f"at the end of the {state.phase} a traveller answers polfer or none, not {card!r}")
+            raise refuse("polfer_answer", phase=word(state.phase), card=card)
     elif card not in CARDS:
-        raise Rejected(f"unknown card {card!r}: one of {', '.join(CARDS)}")
+        raise refuse("unknown_card", card=card, cards=", ".join(CARDS))
     elif not _has(state, card):
-        raise Rejected(f"no {card} card is left in the game: the controller eliminated it")
+        raise refuse("card_eliminated", card=word(card, "phone"))
     state = evolve(state, picks=secret.pick(state.picks, seat, card))
     if not state.picks.is_complete:
         return state
@@ -414,55 +419,49 @@ def _apply_pick(state, seat, card):
 
 def _apply_choice(state, seat, choose):
     if state.picks is not None:
-        raise Rejected(f"player {seat + 1} has nothing to decide now: {_waiting_for(state)}")
+        raise refuse("nothing_to_decide", player=seat + 1, waiting=_waiting_for(state))
     actor, key = current_actors(state)[0], STEP_KEY[state.step]
     if seat != actor:
-        raise Rejected(_waiting_for(state))
+        raise refuse("not_yours", waiting=_waiting_for(state))
     if not isinstance(choose, dict) or set(choose) != {key}:
-        raise Rejected(f"player {seat + 1} is to {STEP_WORDS[state.step]}: an object with \"{key}\"")
+        raise refuse("step_keys", player=seat + 1, what=_step_word(state), key=key)
     value = choose[key]
     if state.step == CHECK:
         return _check(state, _checked_seat(state, value))
     if state.step == TICKET:
         if type(value) is not bool:
-            raise Rejected(f"a ticket is shown (true) or not (false), not {value!r}")
+            raise refuse("ticket_bool", value=value)
         if value and not tickets(state):
-            raise Rejected("no Biglietto is left in the game: the controller eliminated every one")
+            raise refuse("no_biglietto")
         return _ticket(state, value)
     if state.step == ELIMINATE:
         played = {card for _, card in state.turns[-1]["cards"]}
         if value not in played:
-            raise Rejected(f"nobody played {value!r} in this help round: the cards played were "
-                           f"{', '.join(c for c in CARDS if c in played)}")
+            raise refuse("not_played", card=value, played=", ".join(c for c in CARDS if c in played))
         return _eliminate(state, value)
     if state.step == DISCARD and value is None:
         return _discard(state, None)
     if type(value) is not int or value not in VALUES:
-        raise Rejected(f"a control card is worth 0 to 4 points, not {value!r}")
+        raise refuse("control_value", value=value)
     if state.step == VALUE:
         return _value(state, value)
     if value not in state.held[seat]:
-        raise Rejected(f"player {seat + 1} holds no control card worth {value}")
+        raise refuse("no_control_card", player=seat + 1, value=value)
     return _discard(state, value)
 
 
 def _checked_seat(state, value):
     if not is_seat(value, state.seats):
-        raise Rejected(f"no player {value + 1 if type(value) is int else repr(value)} at this table")
+        raise shared("no_seat", player=shown_seat(value))
     if value == state.controller:
-        raise Rejected(f"player {value + 1} is the controller: choose a traveller")
+        raise refuse("check_controller", player=value + 1)
     allowed = checkable(state)
     if value not in allowed:
         if value in state.hiders:
-            raise Rejected(f"player {value + 1} hid last turn and fewer than half of the travellers hid: "
-                           f"the hiders may not be checked")
-        raise Rejected(f"half or more of the travellers hid last turn: only {_players(allowed)} may be checked")
+            raise refuse("hider_checked", player=value + 1)
+        raise refuse("only_hiders", players=", ".join(str(s + 1) for s in allowed), n=len(allowed))
     return value
 
-
-def _players(seats):
-    names = [f"player {s + 1}" for s in seats]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def result(state):

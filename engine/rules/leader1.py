@@ -32,10 +32,15 @@ from .protocol import (
     check_viewer,
     evolve,
     is_seat,
+    refusals,
+    shown_seat,
+    words_of,
 )
+from .protocol import refuse as shared
 
 NAME = "leader1"
 TITLE = "Leader 1"
+refuse, word = refusals(NAME), words_of(NAME)
 SEATS = (2, 4)
 
 QUALITIES = ("discesista", "velocista", "attaccante")
@@ -53,32 +58,32 @@ NEXT_STAGE_CHASES, MAX_CHASES = 4, 6
 
 def _check_riders(value, seats):
     if len(value) != seats:
-        raise Rejected(f"one list of riders per team: {seats}, not {len(value)}")
+        raise refuse("riders_per_team", seats=seats, n=len(value))
     for n, team in enumerate(value, start=1):
         if not isinstance(team, list) or not 1 <= len(team) <= 3 or len(set(map(str, team))) != len(team) \
                 or any(t not in TYPES for t in team):
-            raise Rejected(f"team {n}: one to three different riders of {', '.join(TYPES)}, not {team!r}")
+            raise refuse("team_riders", team=n, types=", ".join(TYPES), value=team)
     return value
 
 
 def _check_order(value, seats):
     if sorted(value) != list(range(seats)) or any(isinstance(s, bool) for s in value):
-        raise Rejected(f"every team once, as seats 0–{seats - 1}, not {value!r}")
+        raise refuse("order", last=seats - 1, value=value)
     return value
 
 
 def _check_tiles(value, seats):
     if len(value) != 3:
-        raise Rejected("three decks: green (passista), yellow (leader), red (scalatore)")
+        raise refuse("three_decks")
     for deck in value:
         if not isinstance(deck, list) or not deck or any(v not in (2, 3, 4, 5) or isinstance(v, bool) for v in deck):
-            raise Rejected(f"a deck is a list of tile values 2–5, not {deck!r}")
+            raise refuse("deck_values", value=deck)
     return value
 
 
 def _check_stage_energy(value, seats):
     if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 500 for v in value):
-        raise Rejected(f"one starting energy (1–500) per stage after the first, not {value!r}")
+        raise refuse("stage_energy_values", value=value)
     return value
 
 
@@ -185,10 +190,9 @@ def setup(seats, options=None):
     check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     if opts["stages"] > 1 and opts["race"] != "tappe":
-        raise Rejected("option stages: more than one stage makes a stage race (race: tappe)")
+        raise refuse("stages_race")
     if len(opts["stage_energy"]) not in (0, opts["stages"] - 1):
-        raise Rejected(f"option stage_energy: one energy for each stage after the first "
-                       f"({opts['stages'] - 1}), or none")
+        raise refuse("stage_energy_count", n=opts["stages"] - 1)
     riders = tuple(Rider(seat, kind, energy=opts["energy"]) for seat in range(seats) for kind in
                    sorted(opts["riders"][seat], key=TYPES.index))
     state = State(seats=seats, die=tuple(tuple(f) for f in opts["die"]), opts=opts, stage=1, turn=0,
@@ -374,17 +378,17 @@ def secret_draw(state):
 def _apply_chance(state, action):
     keys = set(action)
     if keys != {"chance", "outcome"}:
-        raise Rejected(f"a chance line has keys chance and outcome, not {sorted(keys)}")
+        raise refuse("chance_keys", keys=sorted(keys))
     if state.due is None:
-        raise Rejected("no chance outcome is due now")
+        raise refuse("no_chance_due")
     kind, why = state.due
     if action["chance"] != kind:
-        raise Rejected(f"a {kind} outcome is due, not {action['chance']!r}")
+        raise refuse("other_chance_due", kind=kind, found=action["chance"])
     outcome = action["outcome"]
     if kind == "supply":
         return _draw_tile(state, why, outcome)
     if not isinstance(outcome, int) or isinstance(outcome, bool) or not 0 <= outcome < len(state.die):
-        raise Rejected(f"a d12 face is 0–{len(state.die) - 1}, not {outcome!r}")
+        raise refuse("d12_face", last=len(state.die) - 1, value=outcome)
     state = evolve(state, due=None, roll=outcome, rolls=state.rolls + 1)
     face = state.die[outcome]
     if why == "peloton":
@@ -400,7 +404,7 @@ def _draw_tile(state, riders, value):
     colour = TYPES.index(rider.kind)
     deck = list(state.decks[colour])
     if value not in deck:
-        raise Rejected(f"no supply tile of value {value!r} is left in the {rider.kind}'s deck")
+        raise refuse("no_tile_left", value=value, kind=rider.kind)
     deck.remove(value)
     if not deck:  # a deck used up is shuffled again from its full set
         deck = sorted(state.opts["tiles"][colour])
@@ -503,13 +507,13 @@ def _reckoned(state, form):
     try:
         sums = reckon(state, form)
     except Rejected as e:
-        return None, str(e)
+        return None, e.message
     if rider.energy >= sums["need"]:
         return sums, None
     if "fatigue" in sums["risks"]:
-        return sums, (f"this move costs {sums['cost']}, and {sums['need']} if the fatigue risk fails: "
-                      f"the {rider.kind} has {rider.energy} energy")
-    return sums, f"this move costs {sums['cost']}: the {rider.kind} has {rider.energy} energy"
+        return sums, word("costs_fatigue", "refusal", cost=sums["cost"], need=sums["need"], kind=rider.kind,
+                          energy=rider.energy)
+    return sums, word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
 
 
 def _go_refusal(state, form):
@@ -795,25 +799,25 @@ CHOOSE_KEYS = frozenset({"seat", "choose"})
 
 def apply(state, action):
     if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
+        raise shared("not_an_object")
     if state.phase == OVER:
-        raise Rejected("the race is over")
+        raise refuse("race_over")
     if "chance" in action:
         return _apply_chance(state, action)
     keys = set(action)
     if keys != CHOOSE_KEYS:
         extra = sorted(keys - CHOOSE_KEYS)
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(CHOOSE_KEYS - keys)[0]!r}")
+        raise shared("unknown_key", key=extra[0]) if extra else shared("missing_key", key=sorted(CHOOSE_KEYS - keys)[0])
     seat, choose = action["seat"], action["choose"]
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no team {seat + 1 if type(seat) is int else repr(seat)} at this table")
+        raise refuse("no_team", team=shown_seat(seat))
     if not isinstance(choose, dict) or len(choose) != 1:
-        raise Rejected("a choice is an object with one key")
+        raise refuse("one_key")
     if state.due is not None:
-        raise Rejected("the die must be rolled first")
+        raise refuse("roll_first")
     (key, value), = choose.items()
     if seat not in current_actors(state):
-        raise Rejected(f"it is not team {seat + 1}'s turn: {_waiting_for(state)}")
+        raise refuse("not_their_turn", team=seat + 1, waiting=_waiting_for(state))
     if choose not in _choices(state, seat):
         if _restates(state, seat, key, value):
             return state
@@ -822,35 +826,34 @@ def apply(state, action):
 
 
 def _waiting_for(state):
-    return "waiting for team " + " or ".join(str(s + 1) for s in current_actors(state))
+    teams = current_actors(state)
+    return word("waiting_for", "refusal", teams=", ".join(str(s + 1) for s in teams), n=len(teams))
 
 
 def _refusal(state, seat, key, value):
-    """A clear reason for a choice the rules do not allow now."""
+    """A clear reason for a choice the rules do not allow now (a refusal message)."""
     form = state.forms[seat] if state.phase in MOVE_PHASES else None
+    reason = word("not_now", "refusal")
     if key == "go" and form is not None and form.spaces is not None:
-        return _go_refusal(state, form) or "not now"
-    if key == "spaces" and form is not None and form.start is not None and isinstance(value, int):
+        reason = _go_refusal(state, form) or reason
+    elif key == "spaces" and form is not None and form.start is not None and isinstance(value, int):
         if form.breakaway and value < LEAVE_PELOTON:
-            return f"leaving the peloton takes a move of at least {LEAVE_PELOTON} spaces"
-        return f"a move of {_min_spaces(form)} to {_max_spaces(state, form)} spaces"
-    if key == "chase" and state.phase == CHASE:
-        return "not now"
-    if key == "chase":
-        return "chases are announced before the peloton's roll"
-    if key == "supply":
-        if state.opts["supply"] == "box":
-            return "the team holds no such supply tile"
-        return "a supply tile is worth 2 to 5, for one of the team's riders still racing"
-    if key == "ride" and state.phase in MOVE_PHASES:
-        if state.phase == ATTACKS:
-            return "only a rider at the head of the peloton may break away"
-        return "that rider does not move now"
-    if key == "quality" and state.phase == QUALITY:
-        return "each rider has at most one quality, and no two riders of a team the same"
-    if key == "draft" and form is not None:
-        return "this rider may not take the draft now"
-    return f"{key!r} is not a choice now"
+            reason = word("leave_peloton", "refusal", n=LEAVE_PELOTON)
+        else:
+            reason = word("move_range", "refusal", low=_min_spaces(form), high=_max_spaces(state, form))
+    elif key == "chase" and state.phase != CHASE:
+        reason = word("chase_when", "refusal")
+    elif key == "supply":
+        reason = word("no_such_tile" if state.opts["supply"] == "box" else "tile_values", "refusal")
+    elif key == "ride" and state.phase in MOVE_PHASES:
+        reason = word("head_breaks_away" if state.phase == ATTACKS else "does_not_move", "refusal")
+    elif key == "quality" and state.phase == QUALITY:
+        reason = word("one_quality", "refusal")
+    elif key == "draft" and form is not None:
+        reason = word("no_draft", "refusal")
+    elif key != "chase":
+        reason = word("not_a_choice", "refusal", key=key)
+    return reason
 
 
 def _apply_choice(state, seat, key, value):
@@ -985,7 +988,8 @@ def _form_view(state, form):
     shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
     shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
     if form.spaces is not None:
-        shown["sums"], shown["refused"] = _reckoned(state, form)  # refused: why it may not go as it stands
+        shown["sums"], refused = _reckoned(state, form)
+        shown["refused"] = refused and refused.as_data()  # why it may not go as it stands
     return shown
 
 

@@ -2,7 +2,9 @@
 roll means on each rung of the risk ladder, and what a move costs."""
 from fractions import Fraction
 
-from .protocol import Rejected
+from .protocol import refusals
+
+refuse = refusals("leader1")
 
 VALUES = (3, 4, 5)
 COLOURS = ("plain", "red", "orange", "blue")
@@ -20,20 +22,19 @@ MAX_PAID = len(COST) - 1
 def check_die(value, seats=None):
     """The `die` option: 12 faces as [value, colour], with the faces punctures and the 3rd risk rung need."""
     if len(value) != 12:
-        raise Rejected(f"a die has 12 faces, not {len(value)}")
+        raise refuse("die_faces", n=len(value))
     faces = []
     for n, face in enumerate(value, start=1):
         if (not isinstance(face, list) or len(face) != 2 or face[0] not in VALUES or isinstance(face[0], bool)
                 or face[1] not in COLOURS):
-            raise Rejected(f"face {n} must be [value, colour] with a value 3–5 and a colour of "
-                           f"{', '.join(COLOURS)}, not {face!r}")
+            raise refuse("die_face", face=n, colours=", ".join(COLOURS), value=face)
         if face[1] != "plain" and face[0] != 4:
-            raise Rejected(f"face {n}: only a 4 is coloured")
+            raise refuse("die_colour", face=n)
         faces.append((face[0], face[1]))
     if (4, "red") not in faces:
-        raise Rejected("the die needs a red 4: it is the puncture face")
+        raise refuse("die_red")
     if (4, "orange") not in faces and (4, "blue") not in faces:
-        raise Rejected("the die needs an orange or a blue 4: the 3rd risk and the cobbles need it")
+        raise refuse("die_orange_blue")
     return value
 
 
@@ -78,5 +79,5 @@ def move_cost(spaces, free, *, blocked=0, wind=0):
     never below nothing); unused free spaces give back 1 each."""
     paid = max(0, spaces - free)
     if paid > MAX_PAID:
-        raise Rejected(f"a move pays for at most {MAX_PAID} spaces, not {paid}")
+        raise refuse("max_paid", most=MAX_PAID, paid=paid)
     return paid, max(0, COST[paid] + blocked + wind), max(0, free - spaces)

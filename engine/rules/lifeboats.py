@@ -14,22 +14,27 @@ from .protocol import (
     TERMINAL,
     Choice,
     Prompt,
-    Rejected,
     check_seats,
     check_viewer,
     evolve,
     is_seat,
     line_kind,
+    refusals,
+    shown_seat,
+    words_of,
 )
+from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
 NAME = "lifeboats"
 TITLE = "Rette sich wer kann"
+refuse, word = refusals(NAME), words_of(NAME)
 SEATS = (3, 6)
 
 PLAYER_COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco")
 FIVE_SAILORS = PLAYER_COLOURS[:4]  # the box has 4 sailors in arancione and bianco
 BLACK, HAT = "nero", "cappello"
+BOAT_COLOURS = (*PLAYER_COLOURS, BLACK)
 PAD = PLAYER_COLOURS + (BLACK, HAT)  # pad buttons 1–8
 PAD_LABELS = PAD  # printed on the pads as the rulebook names them
 OFFICER, SAILOR = "officer", "sailor"
@@ -49,22 +54,22 @@ def sailors(seats):
 
 def _check_colours(value, seats):
     if len(value) != seats or len(set(value)) != seats or not all(c in PLAYER_COLOURS for c in value):
-        raise Rejected(f"{seats} different colours of {', '.join(PLAYER_COLOURS)}")
+        raise refuse("colours", seats=seats, colours=", ".join(PLAYER_COLOURS))
     short = [c for c in value if c not in FIVE_SAILORS]
     if seats <= 4 and short:
-        raise Rejected(f"{short[0]} has only 4 sailors; a game of {seats} needs 5 a player")
+        raise refuse("four_sailors", colour=word(short[0], "phone"), seats=seats)
     return value
 
 
 def _check_lanes(value, seats):
     if len(value) != LANES or not all(_is_count(i) for i in value):
-        raise Rejected(f"{LANES} island numbers (from 0), one per lane")
+        raise refuse("lanes", lanes=LANES)
     return value
 
 
 def _check_islands(value, seats):
     if not value or not all(isinstance(p, list) and len(p) == 2 and all(map(_is_count, p)) for p in value):
-        raise Rejected("a list of [officer, sailor] points per island")
+        raise refuse("islands")
     return value
 
 
@@ -130,12 +135,10 @@ def setup(seats, options=None):
     opts = resolve(OPTIONS, seats, options or {})
     pawns = seats * (OFFICERS + sailors(seats))
     if pawns > (seats + 1) * opts["boat_seats"]:
-        raise Rejected(f"option boat_seats: {seats + 1} boats of {opts['boat_seats']} seats cannot hold "
-                       f"{pawns} pawns")
+        raise refuse("boat_seats", boats=seats + 1, size=opts["boat_seats"], pawns=pawns)
     far = [lane for lane, island in enumerate(opts["lanes"], start=1) if island >= len(opts["islands"])]
     if far:
-        raise Rejected(f"option lanes: lane {far[0]} reaches island {opts['lanes'][far[0] - 1]}, "
-                       f"but the islands option lists {len(opts['islands'])} (from 0)")
+        raise refuse("far_lane", lane=far[0], island=opts["lanes"][far[0] - 1], islands=len(opts["islands"]))
     state = State(seats=seats, options=opts, colours=tuple(opts["colours"]), start=opts["start"], turn=0,
                   phase=SETUP, boats=(Boat(None, 0, SEA, (), 0),) * (seats + 1),
                   reserve=((OFFICERS, sailors(seats)),) * seats, hats=(HATS,) * seats, scores=(0,) * seats,
@@ -503,19 +506,15 @@ def _choice(action):
     return Choice(next(iter(choose.values())), action)
 DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", "pawn"}, CAPTAIN: {"captain"},
                  TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
-DECISION_WORDS = {LANE: "a lane for its boat", BLACK_LANE: "a lane for the black boat",
-                  PLACE: "a seat for one of its pawns", CAPTAIN: "the vote's result, as Captain",
-                  TIE: "among the tied colours", REMOVE: "which of its pawns leaves the boat",
-                  SWIM_FROM: "a pawn to swim out", SWIM_TO: "a boat for its swimmer"}
 
 
 def apply(state, action):
     kind = line_kind(action, "Lifeboats")
     seat = action["seat"]
     if state.phase == OVER:
-        raise Rejected("the game is over")
+        raise shared("game_over")
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no seat {seat + 1 if type(seat) is int else repr(seat)} at this table")
+        raise shared("no_seat", player=shown_seat(seat))
     if kind == "pick":
         return _apply_vote(state, seat, action["pick"])
     return _apply_choice(state, seat, action["choose"])
@@ -523,22 +522,21 @@ def apply(state, action):
 
 def _apply_vote(state, seat, pick):
     if pick not in PAD:
-        raise Rejected(f"unknown vote {pick!r}: a colour or cappello")
+        raise refuse("unknown_vote", pick=pick)
     if state.picks is None:
-        raise Rejected("no vote is being taken now")
+        raise refuse("no_vote")
     vote = state.vote
     if seat not in state.picks.seats:
-        raise Rejected(f"player {seat + 1} has no pawn in the {boat_colour(state, vote.boat)} boat and may not "
-                       f"vote on who leaves it")
+        raise refuse("not_aboard", player=seat + 1, boat=_boat_word(state, vote.boat))
     if pick == HAT:
         if not state.hats[seat]:
-            raise Rejected(f"player {seat + 1} has no Captain's hat token left")
+            raise refuse("no_hat", player=seat + 1)
     elif pick not in vote.options:
         if vote.kind == SPECIAL:
-            raise Rejected(f"no {pick} pawn is in the {boat_colour(state, vote.boat)} boat")
+            raise refuse("colour_not_aboard", colour=word(pick, "phone"), boat=_boat_word(state, vote.boat))
         if _boat_index(state, pick) is None:
-            raise Rejected(f"no {pick} boat in this game")
-        raise Rejected(f"the {pick} boat is not at sea")
+            raise refuse("no_such_boat", boat=word(f"boat_of:{pick}", "phone"))
+        raise refuse("not_at_sea", boat=word(f"boat_of:{pick}", "phone"))
     state = evolve(state, picks=secret.pick(state.picks, seat, pick))
     return _reveal(state) if state.picks.is_complete else state
 
@@ -546,66 +544,70 @@ def _apply_vote(state, seat, pick):
 def _apply_choice(state, seat, choose):
     d = state.decision
     if state.picks is not None or d is None:
-        raise Rejected(f"player {seat + 1} has nothing to decide now: a vote is being taken")
+        raise refuse("voting_now", player=seat + 1)
     if d.seat != seat:
-        raise Rejected(f"it is player {d.seat + 1}'s turn to choose {DECISION_WORDS[d.what]}")
+        raise refuse("their_turn", player=d.seat + 1, what=word(f"decision_{d.what}", "refusal"))
     if not isinstance(choose, dict) or set(choose) != DECISION_KEYS[d.what]:
         keys = ", ".join(f'"{k}"' for k in sorted(DECISION_KEYS[d.what]))
-        raise Rejected(f"player {seat + 1} chooses {DECISION_WORDS[d.what]} now: an object with {keys}")
+        raise refuse("decision_keys", player=seat + 1, what=word(f"decision_{d.what}", "refusal"), keys=keys)
     if d.what in (LANE, BLACK_LANE):
         return _choose_lane(state, d, choose)
     if d.what in (CAPTAIN, TIE):
         colour = choose[d.what]
         if colour not in d.options:
-            raise Rejected(f"choose one of {', '.join(d.options)}, not {colour!r}")
+            raise refuse("choose_colour", colours=", ".join(d.options), colour=colour)
         state = _event(state, d.what, seat=seat, outcome=colour)
         return _outcome(state, state.vote, colour)
     if d.what == REMOVE:
         kind = choose["remove"]
         if kind not in d.options:
-            raise Rejected(f"player {seat + 1} has no {_kind_word(kind)} in the "
-                           f"{boat_colour(state, state.vote.boat)} boat")
+            raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind), boat=_boat_word(state, state.vote.boat))
         return _remove(state, state.vote.boat, seat, kind)
     if d.what == SWIM_TO:
         return _choose_swim_to(state, choose["swim_to"])
     boat = _known_boat(state, choose["board" if d.what == PLACE else "swim_from"])
     kind = choose["pawn"]
     if kind not in KINDS:
-        raise Rejected(f"unknown pawn {kind!r}: officer or sailor")
+        raise refuse("unknown_pawn", pawn=kind)
     if d.what == PLACE:
         if not state.reserve[seat][KINDS.index(kind)]:
-            raise Rejected(f"player {seat + 1} has no {kind} left to place")
+            raise refuse("none_to_place", player=seat + 1, pawn=_pawn_word(kind))
         if _free(state, boat) <= 0:
-            raise Rejected(f"the {boat_colour(state, boat)} boat has no free seat")
+            raise refuse("boat_full", boat=_boat_word(state, boat))
         return _place(state, seat, boat, kind)
     if (boat, kind) not in d.options:
         if boat in {b for _, _, b in state.swimmers}:
-            raise Rejected(f"a pawn has already left the {boat_colour(state, boat)} boat this turn")
-        raise Rejected(f"player {seat + 1} has no {kind} in the {boat_colour(state, boat)} boat")
+            raise refuse("already_left", boat=_boat_word(state, boat))
+        raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind), boat=_boat_word(state, boat))
     return _next_swim_out(evolve(_swim_out(state, seat, boat, kind), swim_at=state.swim_at + 1))
 
 
-def _kind_word(kind):
-    return kind if kind in KINDS else repr(kind)
+def _pawn_word(kind):
+    return word(kind, "phone") if kind in KINDS else repr(kind)
+
+
+def _boat_word(state, boat):
+    """A boat's colour agreeing with "barca" ("la barca rossa"), for a refusal."""
+    return word(f"boat_of:{boat_colour(state, boat)}", "phone")
 
 
 def _known_boat(state, colour):
     boat = _boat_index(state, colour) if isinstance(colour, str) else None
     if boat is None:
-        raise Rejected(f"no {colour} boat in this game" if isinstance(colour, str) else
-                       f"a boat is named by its colour, not {colour!r}")
+        raise (refuse("no_such_boat", boat=word(f"boat_of:{colour}", "phone")) if colour in BOAT_COLOURS else
+               refuse("boat_name", colour=colour))
     return boat
 
 
 def _choose_lane(state, d, choose):
     lane = choose["lane"]
     if d.what == BLACK_LANE and choose["boat"] != BLACK:
-        raise Rejected(f"the black boat is placed now: \"boat\": \"{BLACK}\"")
+        raise refuse("black_now", black=BLACK)
     if not isinstance(lane, int) or isinstance(lane, bool) or not 1 <= lane <= LANES:
-        raise Rejected(f"lane {lane!r}: the lanes are 1 to {LANES}")
+        raise refuse("bad_lane", lane=lane, lanes=LANES)
     if lane not in d.options:
         taken = next(b for b, boat in enumerate(state.boats) if boat.lane == lane)
-        raise Rejected(f"lane {lane} already holds the {boat_colour(state, taken)} boat")
+        raise refuse("lane_taken", lane=lane, boat=_boat_word(state, taken))
     boat = state.seats if d.what == BLACK_LANE else d.seat
     return _next_setup(_set_boat(state, boat, lane=lane))
 
@@ -614,11 +616,11 @@ def _choose_swim_to(state, colour):
     boat = _known_boat(state, colour)
     left = state.swimmers[-1][2]
     if boat == left:  # R-8: it would drown; the box refuses
-        raise Rejected(f"a swimmer may not board the boat it left ({colour})", rule="R-8")
+        raise refuse("boat_left", "R-8", boat=_boat_word(state, boat))
     if state.boats[boat].status != SEA:
-        raise Rejected(f"the {colour} boat is not at sea")
+        raise refuse("not_at_sea", boat=_boat_word(state, boat))
     if _free(state, boat) <= 0:
-        raise Rejected(f"the {colour} boat has no free seat")
+        raise refuse("boat_full", boat=_boat_word(state, boat))
     return _next_swim_in(_swim_in(state, boat))
 
 

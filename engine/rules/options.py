@@ -5,7 +5,7 @@ default may depend on the number of seats. Every refusal names the option."""
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .protocol import Rejected, is_seat
+from .protocol import Rejected, is_seat, refuse
 
 CHOICE, INTEGER, SEAT, LIST = "choice", "integer", "seat", "list"
 
@@ -36,18 +36,18 @@ class Option:
     def validate(self, value, seats):
         if self.kind == LIST:
             if not isinstance(value, list):
-                raise Rejected(f"option {self.name}: a list, not {value!r}")
+                raise refuse("option_list", option=self.name, value=value)
             try:
                 return self.check(value, seats) if self.check else value
             except Rejected as e:
-                raise Rejected(f"option {self.name}: {e}") from None
+                raise refuse("option_bad", option=self.name, why=e.message) from None
         if self.kind == SEAT and not is_seat(value, seats):
-            raise Rejected(f"option {self.name}: a player from 1 to {seats}, not {_shown(value)}")
+            raise refuse("option_seat", option=self.name, seats=seats, value=_shown(value))
         if self.kind == INTEGER and (not isinstance(value, int) or isinstance(value, bool)
                                      or not self.low <= value <= self.high):
-            raise Rejected(f"option {self.name}: a number from {self.low} to {self.high}, not {value!r}")
+            raise refuse("option_number", option=self.name, low=self.low, high=self.high, value=value)
         if self.kind == CHOICE and value not in self.choices:
-            raise Rejected(f"option {self.name}: one of {', '.join(map(str, self.choices))}, not {value!r}")
+            raise refuse("option_choice", option=self.name, choices=", ".join(map(str, self.choices)), value=value)
         return value
 
     def as_data(self, seats):
@@ -63,10 +63,10 @@ def resolve(schema, seats, given):
     """The options of a table of `seats`: `given` checked, the rest at their defaults. An unknown option is
     an error, not ignored."""
     if not isinstance(given, dict):
-        raise Rejected("options must be an object")
+        raise refuse("options_object")
     names = {option.name for option in schema}
     unknown = sorted(set(given) - names)
     if unknown:
-        raise Rejected(f"unknown option {unknown[0]!r}")
+        raise refuse("option_unknown", option=unknown[0])
     return {option.name: option.validate(given[option.name], seats) if option.name in given
             else option.default_for(seats) for option in schema}

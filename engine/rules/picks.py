@@ -6,7 +6,7 @@ only *who* has locked in, never *what*.
 """
 from typing import NamedTuple
 
-from .protocol import Rejected, evolve
+from .protocol import evolve, refuse
 
 
 class Picks(NamedTuple):
@@ -31,7 +31,7 @@ class Picks(NamedTuple):
     def revealed(self):
         """seat -> pick, only once the round is complete."""
         if not self.is_complete:
-            raise Rejected("the picks are still secret")
+            raise refuse("picks_secret")
         return dict(zip(self.seats, self.chosen))
 
 
@@ -43,7 +43,7 @@ def open_round(seats):
 def pick(round_, seat, choice):
     """Lock in (or change) `seat`'s pick."""
     if seat not in round_.seats:
-        raise Rejected(f"seat {seat + 1} has no pick to make now")
+        raise refuse("no_pick_now", player=seat + 1)
     chosen = list(round_.chosen)
     chosen[round_.seats.index(seat)] = choice
     return Picks(round_.seats, tuple(chosen))

@@ -5,11 +5,12 @@ from typing import NamedTuple
 
 from . import picks as secret
 from .options import CHOICE, Option, resolve
-from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, Rejected, check_seats,
-                       check_viewer, evolve, is_seat)
+from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
+                       evolve, is_seat, refusals, refuse as shared, shown_seat)
 
 NAME = "ponte"
 TITLE = "Il ponte traballante"
+refuse = refusals(NAME)
 SEATS = (3, 6)
 OPTIONS = (Option("deal", CHOICE, "table", choices=("table", "box")),)
 
@@ -180,15 +181,15 @@ ACTION_KEYS = (PICK_KEYS, CHANCE_KEYS)
 
 def apply(state, action):
     if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
+        raise shared("not_an_object")
     if len(action) == 2 and "pick" in action and "seat" in action:  # the hot path
         return _apply_pick(state, action["seat"], action["pick"])
     shape = next((k for k in ACTION_KEYS if k & set(action)), None)
     if shape is None:
-        raise Rejected(f"not a Ponte action: keys {sorted(action)}")
+        raise shared("not_an_action", game="Ponte", keys=sorted(action))
     if set(action) != shape:
         extra = sorted(set(action) - shape)
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - set(action))[0]!r}")
+        raise shared("unknown_key", key=extra[0]) if extra else shared("missing_key", key=sorted(shape - set(action))[0])
     if shape == PICK_KEYS:
         return _apply_pick(state, action["seat"], action["pick"])
     return _apply_chance(state, action["chance"], action["outcome"])
@@ -196,17 +197,16 @@ def apply(state, action):
 
 def _apply_pick(state, seat, card):
     if state.phase == OVER:
-        raise Rejected("the game is over")
+        raise shared("game_over")
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no seat {seat + 1 if type(seat) is int else repr(seat)} at this table")
+        raise shared("no_seat", player=shown_seat(seat))
     if card not in CARD_INDEX:
-        raise Rejected(f"unknown card {card!r}")
+        raise refuse("unknown_card", card=card)
     if state.picks is None or seat not in state.picks.seats:
-        raise Rejected(f"player {seat + 1} has no pick to make now")
+        raise shared("no_pick_now", player=seat + 1)
     if CARD_INDEX[card] not in _pickable(state, seat):
         # the message names no card, so onlookers learn nothing.
-        raise Rejected(f"player {seat + 1} does not hold that card",
-                       rule="R-3" if state.phase == SPUNTO_PICK else "R-2")
+        raise refuse("not_held", "R-3" if state.phase == SPUNTO_PICK else "R-2", player=seat + 1)
     state = evolve(state, picks=secret.pick(state.picks, seat, card))
     if not state.picks.is_complete:
         return state
@@ -342,16 +342,15 @@ def _apply_chance(state, kind, outcome):
     if state.phase == DEAL and kind == "deal":
         deck = specials_deck(state.seats)
         if not isinstance(outcome, list) or sorted(outcome, key=str) != sorted(deck):
-            raise Rejected(f"a deal gives each of the {state.seats} players one card of the specials deck",
-                           rule="R-1")
+            raise refuse("bad_deal", "R-1", seats=state.seats)
         hands = tuple(h[:SPUNTO] + tuple(int(CARDS[i] == card) for i in range(SPUNTO, 8))
                       for h, card in zip(state.hands, outcome))
         return _start_match(evolve(state, hands=hands))
     if state.phase == EVENT and kind == "event":
         if outcome not in EVENT_INDEX or not state.deck[EVENT_INDEX[outcome]]:
-            raise Rejected(f"{outcome!r} is not in the event deck")
+            raise refuse("not_in_deck", outcome=outcome)
         return _event(state, outcome)
-    raise Rejected(f"no {kind!r} chance outcome is due now")
+    raise shared("chance_not_due", kind=kind)
 
 
 def _event(state, card):

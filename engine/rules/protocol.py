@@ -25,7 +25,7 @@ A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__
 States and actions are plain data; actions have the shape of a game-log line (see replay-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 CHANCE = "chance"
 TERMINAL = "terminal"
@@ -39,13 +39,57 @@ NUMBER = "number"  # a value from a range
 PLACE = "place"  # a place on a map
 
 
+@dataclass(frozen=True)
+class Message:
+    """Words the rules hand to people, not yet in any language: a message id of `domain`'s catalog (context
+    `context`) and its parameters. A parameter may itself be a Message (a rider's type, the reason a move
+    cannot go), worded in the same language. Each surface words it in its own (engine/words.py `render`)."""
+    domain: str
+    key: str
+    params: dict = field(default_factory=dict)
+    context: str = "refusal"
+
+    def as_data(self):
+        """The message as a view carries it (plain data; phones word it in their language)."""
+        return {"domain": self.domain, "context": self.context, "key": self.key,
+                "params": {k: v.as_data() if isinstance(v, Message) else v for k, v in self.params.items()}}
+
+
 class Rejected(ValueError):
-    """An action the rules do not allow. The message is safe to show to the table: seats counted from 1, no
-    rule code. `rule` names the ruling (R-n) for logs and `arbitro replay`."""
+    """An action the rules do not allow: a Message safe to show to the table (seats counted from 1, no rule
+    code), worded in the language of whoever reads it; `str()` is English, for logs and `arbitro replay`.
+    `rule` names the ruling (R-n) for logs and `arbitro replay`."""
 
     def __init__(self, message, rule=None):
-        super().__init__(message)
+        super().__init__(message.key)
+        self.message = message
         self.rule = rule
+
+    @property
+    def code(self):
+        return self.message.key
+
+    def __str__(self):
+        from engine.words import render  # the catalogs are read on the first refusal worded, not at import
+        return render("en", self.message)
+
+
+def refusals(domain):
+    """`refuse(key, rule=None, **params)`: the Rejected of one catalog's refusal message."""
+    def refuse(key, rule=None, /, **params):
+        return Rejected(Message(domain, key, params), rule)
+    return refuse
+
+
+def words_of(domain):
+    """`word(key, **params)`: a Message of `domain`'s `box` words (a type, a colour) to put in a refusal."""
+    def word(key, context="box", /, **params):
+        return Message(domain, key, params, context)
+    return word
+
+
+SHARED = "arbitro"
+refuse = refusals(SHARED)
 
 
 @dataclass(frozen=True)
@@ -86,15 +130,20 @@ def line_kind(action, game):
     """"pick" or "choose": the shape of a seat's line, or Rejected naming what is wrong with it (`game` is the
     game's title in the message)."""
     if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
+        raise refuse("not_an_object")
     keys = set(action)
     shape = PICK_LINE if "pick" in keys else CHOOSE_LINE if "choose" in keys else None
     if shape is None:
-        raise Rejected(f"not a {game} action: keys {sorted(keys)}")
+        raise refuse("not_an_action", game=game, keys=sorted(keys))
     if keys != shape:
         extra = sorted(keys - shape)
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else f"missing key {sorted(shape - keys)[0]!r}")
+        raise refuse("unknown_key", key=extra[0]) if extra else refuse("missing_key", key=sorted(shape - keys)[0])
     return "pick" if shape == PICK_LINE else "choose"
+
+
+def shown_seat(seat):
+    """A seat as people count it (from 1), or as it was written when it is no seat number."""
+    return seat + 1 if type(seat) is int else repr(seat)
 
 
 def is_seat(value, seats):
@@ -103,14 +152,14 @@ def is_seat(value, seats):
 
 def check_seats(seats, low, high):
     if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
-        raise Rejected(f"this game takes {low} to {high} players, not {seats!r}")
+        raise refuse("seat_count", low=low, high=high, seats=seats)
 
 
 def check_viewer(viewer, seats):
     if viewer in (PUBLIC, HOST):
         return
     if not is_seat(viewer, seats):
-        raise Rejected(f"no such viewer: {viewer!r}")
+        raise refuse("no_viewer", viewer=viewer)
 
 
 _FIELD_INDEX = {}

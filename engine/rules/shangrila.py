@@ -13,15 +13,19 @@ from .protocol import (
     TERMINAL,
     Choice,
     Prompt,
-    Rejected,
     check_seats,
     check_viewer,
     evolve,
     is_seat,
+    refusals,
+    shown_seat,
+    words_of,
 )
+from .protocol import refuse as shared
 
 NAME = "shangrila"
 TITLE = "I ponti di Shangri-La"
+refuse, word = refusals(NAME), words_of(NAME)
 SEATS = (3, 4)
 OPEN_INFORMATION = True  # no secret: every viewer sees the same board
 
@@ -114,13 +118,13 @@ def _event(state, **event):
 
 def _kind(value):
     if value not in KINDS:
-        raise Rejected(f"unknown kind {value!r}: one of {', '.join(KINDS)}")
+        raise refuse("unknown_kind", kind=value, kinds=", ".join(KINDS))
     return KINDS.index(value)
 
 
 def _village(value):
     if not isinstance(value, int) or isinstance(value, bool) or value not in VILLAGES:
-        raise Rejected(f"no village {value!r}: villages are 0 to 12 in a log (1 to 13 on the map)")
+        raise refuse("no_village", village=value)
     return value
 
 
@@ -301,25 +305,25 @@ ACTION_KEYS = ({"place", "village"}, {"recruit"}, {"journey"}, {"pass"})
 
 def apply(state, action):
     if not isinstance(action, dict):
-        raise Rejected("an action must be an object")
+        raise shared("not_an_object")
     if set(action) != {"seat", "choose"}:
         extra = sorted(set(action) - {"seat", "choose"})
-        raise Rejected(f"unknown key {extra[0]!r}" if extra else "a Shangri-La line is {\"seat\", \"choose\"}")
+        raise shared("unknown_key", key=extra[0]) if extra else refuse("line_shape")
     seat, choose = action["seat"], action["choose"]
     if state.phase == OVER:
-        raise Rejected("the game is over")
+        raise shared("game_over")
     if not is_seat(seat, state.seats):
-        raise Rejected(f"no player {seat + 1 if type(seat) is int else repr(seat)} at this table")
+        raise shared("no_seat", player=shown_seat(seat))
     if seat != state.to_act:
-        raise Rejected(f"it is player {state.to_act + 1}'s turn")
+        raise refuse("their_turn", player=state.to_act + 1)
     if not isinstance(choose, dict) or set(choose) not in ACTION_KEYS:
-        raise Rejected('an action is {"place", "village"}, {"recruit"}, {"journey"} or {"pass"}')
+        raise refuse("action_shape")
     if "pass" in choose:
         if choose["pass"] is not True or _actions(state, seat):
-            raise Rejected(f"player {seat + 1} has an action to take and may not pass")
+            raise refuse("may_not_pass", player=seat + 1)
         return _next(_event(state, type="pass", seat=seat, setup=state.phase == SETUP))
     if state.phase == SETUP and set(choose) != {"place", "village"}:
-        raise Rejected("during the setup each player places masters, one at a time")
+        raise refuse("setup_places")
     if "place" in choose:
         return _apply_place(state, seat, choose["place"], choose["village"])
     if "recruit" in choose:
@@ -329,65 +333,62 @@ def apply(state, action):
 
 def _open(state, v):
     if state.stones[v]:
-        raise Rejected(f"village {v + 1} has a Stone of the Sages: no action may involve it")
+        raise refuse("stone", village=v + 1)
 
 
 def _apply_place(state, seat, kind, v):
     k, v = _kind(kind), _village(v)
     _open(state, v)
     if state.spaces[v][k] != EMPTY:
-        raise Rejected(f"the {kind} space of village {v + 1} is taken")
+        raise refuse("space_taken", kind=word(kind), village=v + 1)
     if state.phase == SETUP:
         colour, total = LIMITS[state.seats]
         if kind not in state.setup_left[seat]:
-            raise Rejected(f"player {seat + 1} has already placed its {kind} in the setup")
+            raise refuse("placed_already", player=seat + 1, kind=word(kind))
         if village_tiles(state, v) >= total:
-            raise Rejected(f"village {v + 1} already holds {total} tiles, the setup's most with {state.seats} players")
+            raise refuse("village_full", village=v + 1, n=total, seats=state.seats)
         if sum(m == seat for m, _ in state.spaces[v]) >= colour:
-            raise Rejected(f"player {seat + 1} already has {colour} tile{'s' * (colour > 1)} in village {v + 1}, "
-                           f"the setup's most with {state.seats} players")
+            raise refuse("own_tiles_full", player=seat + 1, n=colour, village=v + 1, seats=state.seats)
     else:
         if not any(m == seat for m, _ in state.spaces[v]):
-            raise Rejected(f"player {seat + 1} has no master in village {v + 1}: a master is placed where it "
-                           f"already has one")
+            raise refuse("no_master_there", player=seat + 1, village=v + 1)
         if not state.supply[seat][k]:
-            raise Rejected(f"player {seat + 1} has no {kind} left in its supply")
+            raise refuse("none_in_supply", player=seat + 1, kind=word(kind))
     return _place(state, seat, kind, v)
 
 
 def _checked_recruits(state, seat, students):
     if not isinstance(students, list) or not 1 <= len(students) <= 2 or not all(
             isinstance(s, list) and len(s) == 2 for s in students):
-        raise Rejected('recruit one or two students: [[KIND, VILLAGE]] or [[KIND, VILLAGE], [KIND, VILLAGE]]')
+        raise refuse("recruit_shape")
     checked = []
     for kind, v in students:
         k, v = _kind(kind), _village(v)
         _open(state, v)
         master, student = state.spaces[v][k]
         if master != seat:
-            raise Rejected(f"player {seat + 1} has no {kind} master in village {v + 1}")
+            raise refuse("no_such_master", player=seat + 1, kind=word(kind), village=v + 1)
         if student is not None:
-            raise Rejected(f"the {kind} master of player {seat + 1} in village {v + 1} already has a student")
+            raise refuse("has_student", player=seat + 1, kind=word(kind), village=v + 1)
         if (kind, v) in checked:
-            raise Rejected("a master takes one student at most: two recruits on the same master")
+            raise refuse("one_student")
         checked.append((kind, v))
         if state.supply[seat][k] < sum(c[0] == kind for c in checked):
-            raise Rejected(f"player {seat + 1} has not enough {kind} left in its supply")
+            raise refuse("not_enough", player=seat + 1, kind=word(kind))
     return checked
 
 
 def _checked_journey(state, seat, ends):
     if not isinstance(ends, list) or len(ends) != 2:
-        raise Rejected("a journey is [FROM, TO]: two villages joined by a bridge")
+        raise refuse("journey_shape")
     a, b = map(_village, ends)
     _open(state, a)
     _open(state, b)
     if not any(s == seat for _, s in state.spaces[a]):
-        raise Rejected(f"player {seat + 1} has no student in village {a + 1}")
+        raise refuse("no_student", player=seat + 1, village=a + 1)
     if (min(a, b), max(a, b)) not in state.bridges:
         gone = (min(a, b), max(a, b)) in BRIDGES
-        raise Rejected(f"the bridge from village {a + 1} to village {b + 1} "
-                       + ("is gone" if gone else "does not exist"))
+        raise refuse("bridge_gone" if gone else "no_bridge", a=a + 1, b=b + 1)
     return _journey(state, seat, a, b)
 
 
