@@ -120,7 +120,7 @@ def test_a_whole_game_tapped_on_the_map(server, browser):
     Phones.village(pages[2], 0)
     pages[2].click(f'.prompt .space-button[data-kind="{G.KINDS[2]}"]')
     pages[2].wait_for_selector("#error:not([hidden])")
-    assert "village 1 already holds 2 tiles" in pages[2].inner_text("#error")
+    assert "il villaggio 1 ha già 2 tessere" in pages[2].inner_text("#error")  # an Italian phone, in Italian
     assert get(server, "/api/table")["version"] == version
     screenshot(pages[2], "shangrila-phone-setup-it")
 

@@ -26,7 +26,15 @@ const ARBITRO = (() => {
     }
     if (found === undefined) return undefined;
     if (Array.isArray(found)) found = found[pluralIndex(values.n)];
-    return found.replace(/\{(\w+)\}/g, (_, name) => values[name]);
+    // Python's format: {name}, {name!r} (a string quoted, as the rules write a value they refuse), {{ and }}.
+    const repr = (v) => (typeof v === "string" ? `'${v}'` : Array.isArray(v) ? `[${v.map(repr).join(", ")}]` : String(v));
+    return found.replace(/\{\{|\}\}|\{(\w+)(!r)?\}/g, (whole, name, quoted) =>
+      (name === undefined ? whole[0] : quoted ? repr(values[name]) : values[name]));
+  }
+  // A message the rules put in a view (a move's reason not to go): its parameters may be messages too.
+  function said(m) {
+    const values = Object.fromEntries(Object.entries(m.params).map(([k, v]) => [k, v && v.key ? said(v) : v]));
+    return message(m.domain, m.context, m.key, values) ?? message("arbitro", m.context, m.key, values) ?? m.key;
   }
   const t = (key, values = {}) => message("arbitro", "phone", key, values) ?? key;
   // A game's own words first (the phone's, then the box's: the choices' names), then the shared ones.
@@ -385,7 +393,7 @@ const ARBITRO = (() => {
     ({table: tableTab, seat: seatTab, host: hostTab})[TAB]();
   }
 
-  return {games, el, t, tg, meeple, seatName, attempt, start, words: (game) => T.data[game] || {},
+  return {games, el, t, tg, said, meeple, seatName, attempt, start, words: (game) => T.data[game] || {},
           redraw: () => redrawLast(),
           colour: (seat) => COLOURS[seat % COLOURS.length]};
 })();

@@ -3,7 +3,7 @@
 // own page adds its secret supply tiles; its move form is the prompt's buttons, grouped by field.
 "use strict";
 (() => {
-  const {el, tg, meeple, seatName} = ARBITRO;
+  const {el, tg, said, meeple, seatName} = ARBITRO;
   const t = (key, values) => tg("leader1", key, values);
   const who = ([seat, kind]) => `${seatName(seat)} ${kind}`;
   const face = (view, index) => {
@@ -65,7 +65,7 @@
                   sums.recovered ? " · " + t("recover", {n: sums.recovered}) : null,
                   sums.risks.length ? el("span", {class: "tag bad"},
                     t("runs", {risks: sums.risks.map((r) => t("risk_" + r)).join(", ")})) : null) : null,
-        form.refused ? el("p", {class: "note"}, t("refused", {why: form.refused})) : null);
+        form.refused ? el("p", {class: "note"}, t("refused", {why: said(form.refused)})) : null);
     });
   }
 
