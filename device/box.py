@@ -291,13 +291,25 @@ class Box:
             elif view.get("game") is None:
                 screen = screens.no_game(self.lang, self.url)
             else:
-                screen = self.presenter.screen(view)
+                screen = (self.presenter.is_live and not view["over"] and self._waiting_cursor()
+                          or self.presenter.screen(view))
             # A refusal or a fault first; then whom phones ask for, unless an overlay (a cursor, a phone that
             # joined) has the title until the next input.
             title = self.notice or self._fault() or (None if self.overlay else self._asking())
             if title:
                 screen = replace(screen, title=title)
             self.display.show(screen)  # the display's own thread sends it, off this lock
+
+    def _waiting_cursor(self):
+        """The open choice a pad's cursor makes now, from the first frame: where the cursor stands and its
+        keys (None when no wired seat chooses by cursor)."""
+        for seat in range(min(self.wired_seats, self.table.seats)):
+            prompt = self.table.prompt(seat)
+            if prompt is not None and prompt.pad is None and not prompt.secret:  # a secret choice waits for a press
+                cursor = self.cursors.setdefault(seat, Cursor())
+                cursor.follow(prompt)
+                return screens.cursor(self.lang, self.table.game, seat, prompt, cursor.label(), cursor.group)
+        return None
 
     def _void_seat_tokens(self):
         try:

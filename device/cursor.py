@@ -27,6 +27,11 @@ class Cursor:
                 items.append(choice.group or choice)
         return items
 
+    def follow(self, prompt):
+        """Stand in `prompt`: afresh on its first choice when it is a new one."""
+        if prompt != self.prompt:
+            self.prompt, self.group, self.index = prompt, None, 0
+
     def label(self):
         item = self._items()[self.index]
         return item if isinstance(item, str) else item.label
@@ -40,8 +45,7 @@ class Cursor:
             if choice is None:
                 raise refuse("button_unused", button=button)
             return choice.action
-        if prompt != self.prompt:
-            self.prompt, self.group, self.index = prompt, None, 0
+        self.follow(prompt)
         items = self._items()
         if button in (PREV, NEXT):
             self.index = (self.index + (1 if button == NEXT else -1)) % len(items)

@@ -54,6 +54,11 @@ class Presenter:
         if self.index > 0:
             self.index -= 1
 
+    @property
+    def is_live(self):
+        """No result page is waiting to be read: the table as it stands is shown."""
+        return self.index >= len(self.pages)
+
     def screen(self, view):
         if self.index < len(self.pages):
             return self.pages[self.index]

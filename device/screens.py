@@ -31,7 +31,7 @@ def refused(reason):
     """A refused press: the rules' reason (under the title naming the seat), as much of it as fits."""
     lines = wrap(reason, indent="")
     if len(lines) > BODY_LINES:
-        lines = lines[:BODY_LINES - 1] + [lines[BODY_LINES - 1][:COLUMNS - 1] + "…"]
+        lines = lines[:BODY_LINES - 1] + [lines[BODY_LINES - 1][:COLUMNS - 3] + "..."]
     return Screen("", tuple(lines))
 
 

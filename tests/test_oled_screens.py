@@ -99,3 +99,26 @@ def test_meeples_on_neighbouring_spaces_read_as_two_numbers():
     box_rows = range(HEIGHT - 12, HEIGHT - 5)
     assert any(image.getpixel((x_first + 5, y)) == 0 for y in box_rows)  # the gap between the two boxes
     assert sum(image.getpixel((x_first, y)) > 0 for y in box_rows) >= 5  # the box's edge is lit
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_leader1_keeps_every_acting_team_on_screen_while_a_move_is_entered(teams):
+    """Defect: during move entry team 2's rider line was pushed off the panel. Every team's energies stay while
+    they fit, the acting team's always, and nothing is cut."""
+    rng = random.Random(teams)
+    table = Table(random=random.Random(teams))
+    table.new_game("leader1", teams)
+    checked = 0
+    while not table.view()["over"] and checked < 30:
+        view = table.view()
+        screen = screens.live(view, "it")
+        assert len(screen.lines) <= screens.BODY_LINES and all(len(line) <= screens.COLUMNS for line in screen.lines)
+        if any(f and f.get("sums") for f in view["forms"]):
+            checked += 1
+            shown = {line.split(" ")[0] for line in screen.lines}
+            assert {screens.seat("it", s) for s in view["to_act"]} <= shown, screen
+            if teams == 2:
+                assert {"G1", "G2"} <= shown, screen
+        actors = GAMES["leader1"].current_actors(table._record.state)
+        table.act(rng.choice(table.legal_actions(rng.choice(list(actors)))))
+    assert checked

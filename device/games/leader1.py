@@ -136,22 +136,33 @@ def chapters(view, lang):
 
 # -- the live screen and the end ------------------------------------------------------------------------------------
 def live(view, lang):
+    """The race as it stands: the phase (and who acts, in the title when it fits), a move being entered, each
+    team's energies on a line of its own ("G2 P55 L60 S48"). Every line fits: with more teams than room, the
+    teams acting now are shown and the others are on the phones' sheets."""
     phase = say(lang, "phase_" + view["phase"])
     title = say(lang, "turn", turn=view["turn"], phase=phase) if view["turn"] else phase
+    acting = " ".join(seat(lang, s) for s in view["to_act"])
     lines = []
-    for s, form in enumerate(view["forms"]):
+    if acting and len(title) + 1 + len(acting) <= COLUMNS:
+        title, acting = f"{title} {acting}", ""
+    for form in view["forms"]:
         if form is None:
             continue
-        sums = form.get("sums")
-        what = (say(lang, "move_line", n=form["spaces"], free=min(form["spaces"], sums["free"]), paid=sums["paid"])
-                if sums else say(lang, "choose_start" if form["start"] is None else "choose_spaces"))
-        lines.append(say(lang, "form", who=who(lang, form["rider"]), what=what))
-    if view["to_act"]:
-        lines.append(" ".join(seat(lang, s) for s in view["to_act"]))
-    energies = [f"{seat(lang, r['seat'])}{r['type'][0].upper()}{r['energy']}" for r in view["riders"]
-                if r["place"] not in ("arrivato", "fuori")]
-    lines.append(" ".join(energies))
-    return Screen(title[:COLUMNS], tuple(part for line in lines for part in wrap(line))[:BODY_LINES])
+        sums = form.get("sums")  # one line a move: "G2 leader 5: 2+3", or "G2 leader …" while it is set
+        lines.append(say(lang, "form_sums", who=who(lang, form["rider"]), n=form["spaces"],
+                         free=min(form["spaces"], sums["free"]), paid=sums["paid"]) if sums else
+                     say(lang, "form_open", who=who(lang, form["rider"])))
+    if acting:
+        lines += wrap(acting)
+    teams = {}
+    for r in view["riders"]:
+        if r["place"] not in ("arrivato", "fuori"):
+            teams.setdefault(r["seat"], []).append(f"{r['type'][0].upper()}{r['energy']}")
+    entering = {form["rider"][0] for form in view["forms"] if form is not None}
+    waited_on = [s for s in view["to_act"] if s in teams and s not in entering]
+    shown = (waited_on + [s for s in sorted(teams) if s not in waited_on])[:max(0, BODY_LINES - len(lines))]
+    lines += [f"{seat(lang, s)} {' '.join(teams[s])}" for s in sorted(shown)]
+    return Screen(title[:COLUMNS], tuple(lines))
 
 
 def result(view, lang):
