@@ -644,3 +644,15 @@ def test_random_games_keep_points_whole_and_never_negative():
             assert all(0 <= v <= 4 for held in record.state.held for v in held)
             assert record.state.pile >= 0 and record.state.turn <= B.TABLE[record.state.seats][-1]
         assert B.result(record.state)["winners"]
+
+
+def test_a_past_turns_elimination_page_shows_the_tickets_of_its_own_turn():
+    """Defect: every elimination page said today's count ("biglietti in gioco: 0" on the turn that left 1)."""
+    from device.games.biglietti import chapters
+    game = ritorno()
+    for _ in range(2):
+        game.check(6).ticket(False).help({7: T}, default=I).eliminate(T)
+    view = game.view()
+    assert [t["tickets_left"] for t in view["turns"] if t["eliminated"]] == [1, 0]
+    pages = [pages for key, pages in chapters(view, "it") if key[1:] == ("eliminated",)]
+    assert [page.lines[-1] for page, *_ in pages] == ["biglietti in gioco: 1", "biglietti in gioco: 0"]

@@ -153,7 +153,7 @@ def _turn_pages(view, lang, record):
         found.append(((record["turn"], "eliminated"),
                       paged(title, [say(lang, "removed", seat=seat(lang, view["controller"])),
                                     say(lang, record["eliminated"]),
-                                    say(lang, "tickets_left", n=view["tickets"])])))
+                                    say(lang, "tickets_left", n=record["tickets_left"])])))
     return found
 
 

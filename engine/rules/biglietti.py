@@ -135,7 +135,7 @@ def _check(state, seat):
     return evolve(state, turns=state.turns + ({
         "turn": state.turn, "phase": state.phase, "checked": seat, "hid": hid, "ticket": None, "case": None,
         "cards": None, "chain": [], "counted": [], "scusa": 0, "accusa": 0, "again": [], "outcome": None,
-        "delivered": 0, "discarded": None, "eliminated": None, "hiders": [], "exchange": []},))
+        "delivered": 0, "discarded": None, "eliminated": None, "tickets_left": None, "hiders": [], "exchange": []},))
 
 
 def _ticket(state, has_ticket):
@@ -233,7 +233,8 @@ def _discard(state, value):
 def _eliminate(state, card):
     in_play = list(state.in_play)
     in_play[CARDS.index(card)] -= 1
-    return _end_turn(_record(evolve(state, in_play=tuple(in_play)), eliminated=card))
+    state = evolve(state, in_play=tuple(in_play))
+    return _end_turn(_record(state, eliminated=card, tickets_left=tickets(state)))  # this turn's figure, kept
 
 
 def _end_turn(state):
