@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE INDEX IF NOT EXISTS entries_game ON entries (game, id);
 CREATE TABLE IF NOT EXISTS held (game INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS started (game INTEGER PRIMARY KEY, at TEXT NOT NULL);
 INSERT OR IGNORE INTO meta (key, value) SELECT 'version', COALESCE(MAX(id), 0) FROM entries;
 """
 
@@ -133,12 +134,15 @@ class Journal:
         if self._lockfile:
             self._lockfile.close()
 
-    def _write(self, rows, held=()):
+    def _write(self, rows, held=(), started=None):
         """One transaction: `rows` (game, kind, body) appended, the game's held pick cleared by each (or set
-        by `held`: (game, body or None)), and the version moved on by one. Returns the new version."""
+        by `held`: (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
+        version moved on by one. Returns the new version."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
+                if started:
+                    self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
                 for game, kind, body in rows:
                     self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
                                      (game, kind, json.dumps(body, ensure_ascii=False)))
@@ -159,13 +163,14 @@ class Journal:
                 raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
             return version
 
-    def start_game(self, table_line, lines=(), end=None):
+    def start_game(self, table_line, lines=(), end=None, at=None):
         """Journal a new game with its first chance lines, ending game `end` in the same breath; returns
         (game id, version)."""
         with self._lock:
             game = self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0]
         ended = [(end, "end", {})] if end is not None else []
-        return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines])
+        return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines],
+                                 started=(game, at) if at else None)
 
     def append(self, game, lines):
         """Journal applied lines of one input together; returns the new version."""
@@ -197,15 +202,27 @@ class Journal:
         """(game id, table line, lines, ended) of the newest game, or None."""
         with self._lock:
             row = self._db.execute("SELECT MAX(game) FROM entries").fetchone()
-            if row[0] is None:
-                return None
+        return None if row[0] is None else self.game(row[0])[:4]
+
+    def game(self, game):
+        """(game id, table line, lines, ended, started: ISO time or None) of game `game`, or None."""
+        with self._lock:
             rows = self._db.execute("SELECT id, kind, body FROM entries WHERE game = ? ORDER BY id",
-                                    (row[0],)).fetchall()
+                                    (game,)).fetchall()
+            started = self._db.execute("SELECT at FROM started WHERE game = ?", (game,)).fetchone()
+        if not rows:
+            return None
         try:
             parsed = [(kind, json.loads(body)) for _, kind, body in rows]
         except ValueError as e:
             raise JournalError(f"the journal {self.path} holds a damaged row ({e})") from None
-        if not parsed or parsed[0][0] != "table":
-            raise JournalError(f"the journal {self.path} has game {row[0]} without its table line")
+        if parsed[0][0] != "table":
+            raise JournalError(f"the journal {self.path} has game {game} without its table line")
         lines = [body for kind, body in parsed[1:] if kind == "line"]
-        return row[0], parsed[0][1], lines, any(kind == "end" for kind, _ in parsed)
+        return game, parsed[0][1], lines, any(kind == "end" for kind, _ in parsed), started and started[0]
+
+    def games(self, newest=50):
+        """The ids of the newest games the journal holds, newest first."""
+        with self._lock:
+            return [row[0] for row in self._db.execute(
+                "SELECT DISTINCT game FROM entries ORDER BY game DESC LIMIT ?", (newest,))]

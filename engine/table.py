@@ -8,6 +8,7 @@ import json
 import logging
 import secrets
 import threading
+from datetime import datetime, timezone
 
 from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
@@ -23,16 +24,19 @@ RETRY = 2.0  # seconds between tries to write a held pick's reveal the journal r
 
 
 class Table:
-    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=later):
+    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=later,
+                 now=lambda: datetime.now(timezone.utc)):
         """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
         tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
-        which every seat may still change its pick."""
+        which every seat may still change its pick. `now()` dates each game's start, for the history."""
         # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
         self.lock = self._lock = threading.RLock()
         self._journal = journal or Journal()
         self._random = random or secrets.SystemRandom()
         self.reveal_delay = reveal_delay
         self._schedule = schedule
+        self._now = now
+        self._finished = {}  # game id -> its history entry: a game no longer in play never changes
         self._subscribers = []
         self._pending = None  # (action, cancel) of a held round-completing pick
         self.fault = None  # "full" or "failing" while the journal refuses writes: nothing is acknowledged
@@ -46,13 +50,34 @@ class Table:
         if last is None or last[3]:
             return None, None
         game_id, table_line, lines, _ = last
+        return game_id, self._replayed(game_id, table_line, lines)
+
+    def _replayed(self, game_id, table_line, lines):
         record = GameRecord(table_line)
         for n, line in enumerate(lines, start=2):
             try:
                 record.apply(line)
             except Rejected as e:
                 raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
-        return game_id, record
+        return record
+
+    def history(self):
+        """The games the journal keeps, newest first: id, game, seats, when it started, and how it stands —
+        in play, over (with its result) or ended by the host before its end."""
+        with self._lock:
+            return [self._history_entry(game_id) for game_id in self._journal.games()]
+
+    def _history_entry(self, game_id):
+        if game_id in self._finished:
+            return self._finished[game_id]
+        _, table_line, lines, ended, started = self._journal.game(game_id)
+        record = self._record if game_id == self._game_id else self._replayed(game_id, table_line, lines)
+        entry = {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
+                 "playing": game_id == self._game_id, "over": record.is_over, "ended": ended and not record.is_over,
+                 "result": record.rules.result(record.state)}
+        if not entry["playing"]:
+            self._finished[game_id] = entry
+        return entry
 
     def _resume_held(self):
         """A pick held for the reveal delay when the power went: it is held again, never lost."""
@@ -113,13 +138,18 @@ class Table:
         with self._lock:
             return bool(self._pending or (self._record and self._record.can_undo))
 
-    def export(self):
-        """The current game as a JSON Lines game log: during a game, only what every player may already
-        know; the whole log once it is over."""
+    def export(self, game_id=None):
+        """A game as a JSON Lines game log (the current one, or `game_id` from the history): the whole log once
+        it is over; before (in play, or ended by the host mid-game), only what every player may already know."""
         with self._lock:
-            if self._record is None:
-                raise refuse("no_game")
-            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self._record.export_lines())
+            if game_id is None or game_id == self._game_id:
+                record = self._record
+            else:
+                found = self._journal.game(game_id) if type(game_id) is int else None
+                record = found and self._replayed(game_id, found[1], found[2])
+            if record is None:
+                raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
+            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record.export_lines())
 
     def subscribe(self, callback):
         """callback(version) after every change, called under the table's lock: keep it short."""
@@ -146,7 +176,8 @@ class Table:
             record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
             lines = self._sample_chance(record)
             game_id, version = self._journaled(lambda: self._journal.start_game(
-                table_line, lines, end=self._game_id if self._record is not None else None))
+                table_line, lines, end=self._game_id if self._record is not None else None,
+                at=self._now().isoformat(timespec="seconds")))
             self._drop_pending()
             self._game_id, self._record = game_id, record
             self._changed(version)

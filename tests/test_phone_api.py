@@ -205,3 +205,24 @@ def test_every_page_and_asset_is_served_by_the_box(app):
         answer = client.get(asset)
         assert answer.status_code == 200
         assert "http" not in answer.get_data(as_text=True).replace("https?", "")
+
+
+def test_the_history_keeps_every_game_finished_or_ended_with_its_log(make_box):
+    """Defect: ending a game threw it away (its result gone, its log 409). Every game stays in the history."""
+    box = make_box()
+    client = create_app(box, mock=True).test_client()
+    assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {}}).status_code == 201
+    press(box, 0, 1)
+    assert client.post("/api/host/end", json={}).status_code == 200
+    assert client.post("/api/host/game", json={"game": "shangrila", "seats": 3, "options": {}}).status_code == 201
+    games = client.get("/api/host/games").get_json()["games"]
+    assert [(g["game"], g["playing"], g["ended"], g["over"]) for g in games] == [
+        ("shangrila", True, False, False), ("ponte", False, True, False)]
+    assert all(g["started"] and g["seats"] == 3 for g in games)
+    ended = client.get(f"/api/host/games/{games[1]['id']}/log")
+    assert ended.status_code == 200 and "attachment" in ended.headers["Content-Disposition"]
+    lines = [json.loads(line) for line in ended.get_data(as_text=True).splitlines()]
+    assert [line["game"] for line in lines] == ["ponte"]  # ended mid-match: seat 1's hidden pick stays hidden
+    missing = client.get("/api/host/games/999/log", headers={"Accept-Language": "it"})
+    assert missing.status_code == 404 and missing.get_json() == {"error": "nessuna partita 999 nella storia del box",
+                                                                 "code": "no_such_game"}

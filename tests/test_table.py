@@ -316,3 +316,26 @@ def test_a_failing_subscriber_does_not_undo_an_acknowledged_press(table, tmp_pat
     assert table.view()["locked"] == [0]
     assert journal_rows(tmp_path / "journal.sqlite3") == [{"seat": 0, "pick": SALTO}]
     assert "a table subscriber failed" in caplog.text
+
+
+def test_the_history_lists_every_game_with_its_start_its_state_and_its_result(tmp_path):
+    from datetime import datetime, timezone
+    times = iter(datetime(2026, 11, 24, hour, tzinfo=timezone.utc) for hour in (20, 21))
+    table = Table(Journal(str(tmp_path / "journal.db")), random=random.Random(3), now=lambda: next(times))
+    table.new_game("shangrila", 3)
+    rng = random.Random(3)
+    while not table.view()["over"]:
+        seat = table.view()["to_act"]
+        table.act(rng.choice(table.legal_actions(seat)))
+    finished = table.view()["result"]
+    table.new_game("ponte", 3)
+    first, second = table.history()[1], table.history()[0]
+    assert (first["game"], first["over"], first["ended"], first["playing"]) == ("shangrila", True, False, False)
+    assert first["result"] == finished and first["started"] == "2026-11-24T20:00:00+00:00"
+    assert (second["game"], second["playing"], second["result"]) == ("ponte", True, None)
+    log = table.export(first["id"])
+    assert json.loads(log.splitlines()[0])["game"] == "shangrila"
+    assert replay(log).view("public")["result"] == finished  # the log replays to the same result
+    kept = table.history()
+    table.close()
+    assert Table(Journal(str(tmp_path / "journal.db"))).history() == kept  # kept across a restart

@@ -1,5 +1,7 @@
 """The host's phone: start, undo and end games, act for a seat with neither pad nor phone, the game log, the
 OLED's language."""
+import json
+
 from flask import Blueprint, Response, jsonify
 
 from engine.rules import Rejected
@@ -89,9 +91,30 @@ def log():
         text = box().table.export()
     except Rejected as e:
         refused(409, e)
-    name = f"arbitro-{box().table.game}-{box().table.game_id}.jsonl"
+    return log_file(text, box().table.game, box().table.game_id)
+
+
+@bp.get("/games")
+def games():
+    """The box's game history, newest first: every game it refereed, finished, ended or in play."""
+    require_host()
+    return jsonify(games=box().table.history())
+
+
+@bp.get("/games/<int:game_id>/log")
+def game_log(game_id):
+    """The log of a game in the history, to download and replay (`arbitro replay`)."""
+    require_host()
+    try:
+        text = box().table.export(game_id)
+    except Rejected as e:
+        refused(404, e)
+    return log_file(text, json.loads(text.splitlines()[0])["game"], game_id)
+
+
+def log_file(text, game, game_id):
     return Response(text, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers={"Content-Disposition": f'attachment; filename="arbitro-{game}-{game_id}.jsonl"'})
 
 
 @bp.post("/language")

@@ -141,13 +141,15 @@ const ARBITRO = (() => {
             el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link")))];
   }
 
+  const names = (seats) => seats.map((s) => [meeple(s), seatName(s) + " "]);
+  const winnersLine = (result) => (result.draw ? el("p", {}, t("draw")) :
+    el("p", {class: "winners"}, `${t("winners")}: `, names(result.winners)));
+
   function resultPanel(view) {
     const result = view.result;
     if (!result) return null;
-    const names = (seats) => seats.map((s) => [meeple(s), seatName(s) + " "]);
-    return el("section", {class: "panel result"}, el("h2", {}, t("result")), result.draw ? el("p", {}, t("draw")) : [
-      el("p", {class: "winners"}, `${t("winners")}: `, names(result.winners)),
-      result.losers.length ? el("p", {class: "losers"}, `${t("losers")}: `, names(result.losers)) : null]);
+    return el("section", {class: "panel result"}, el("h2", {}, t("result")), winnersLine(result),
+      !result.draw && result.losers.length ? el("p", {class: "losers"}, `${t("losers")}: `, names(result.losers)) : null);
   }
 
   function pickingPanel(view) {
@@ -348,6 +350,19 @@ const ARBITRO = (() => {
     return form;
   }
 
+  // Every game the box refereed, newest first, each with its result and its log to download and replay.
+  async function showHistory(section) {
+    const {games} = await (await fetch("/api/host/games", {cache: "no-store"})).json();
+    const when = (iso) => (iso ? new Date(iso).toLocaleString(document.documentElement.lang,
+                                                              {dateStyle: "short", timeStyle: "short"}) : "—");
+    const status = (g) => t(g.playing && !g.over ? "history_playing" : g.over ? "history_over" : "history_ended");
+    section.replaceChildren(el("h2", {}, t("history")), games.length ? el("ul", {class: "plain"}, games.map((g) =>
+      el("li", {"data-game": g.id}, el("b", {}, T.titles[g.game] || g.game), " ",
+         el("small", {}, t("history_entry", {when: when(g.started), seats: g.seats, status: status(g)})),
+         g.result ? winnersLine(g.result) : null,
+         el("a", {href: `/api/host/games/${g.id}/log`, download: ""}, t("history_log"))))) : el("p", {}, t("history_none")));
+  }
+
   async function hostTab() {
     const status = await (await fetch("/api/host", {cache: "no-store"})).json();
     if (!status.host) {
@@ -370,7 +385,8 @@ const ARBITRO = (() => {
       el("label", {}, t("box_language"), language));
     const summary = el("div", {});
     const unattended = el("div", {});
-    main.replaceChildren(summary, unattended, controls, formBox);
+    const history = el("section", {class: "panel history"});
+    main.replaceChildren(summary, unattended, controls, formBox, history);
     let running = null;
     connect("public", async (view) => {
       current = view;
@@ -382,6 +398,7 @@ const ARBITRO = (() => {
         running = playing;
         formBox.replaceChildren(newGameForm(listed, () => current && current.game && !current.over));
       }
+      showHistory(history);
       const seats = view.game ? (await (await fetch("/api/host/seats", {cache: "no-store"})).json()).seats : [];
       unattended.replaceChildren(...seats.filter((seat) => seat.prompt).map((seat) =>
         el("section", {class: "panel"}, el("h2", {}, meeple(seat.viewer), t("for_seat", {n: seat.viewer + 1})),
