@@ -7,6 +7,8 @@ import urllib.request
 import pytest
 from PIL import Image
 
+from engine.replay import replay
+
 from tests.browser import Server, ask_and_hold, screenshot
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -111,6 +113,16 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     alice.goto(server.url + "/?lang=it")
     assert alice.inner_text(".result .winners").startswith("Vince:")
     screenshot(alice, "phone-table-it-over")
+
+    # The game stays in the host's history, in Italian, with its result and a log that replays to it
+    host.goto(server.url + "/host?lang=it")
+    host.wait_for_selector(".history li .winners")
+    entry = host.inner_text(".history li")
+    assert "Il ponte traballante" in entry and "4 giocatori · finita" in entry and "Vince:" in entry
+    screenshot(host, "phone-host-history-it")
+    link = host.get_attribute(".history li a[download]", "href")
+    log = urllib.request.urlopen(server.url + link).read().decode()
+    assert replay(log).view("public")["result"] == json.load(urllib.request.urlopen(server.url + "/api/table"))["result"]
 
 
 def play_to_the_end(server):
