@@ -24,8 +24,10 @@ def language():
 
 
 def refused(status, rejected):
-    """The rules' refusal, in the asking page's language, its message id as `code`; nothing was changed."""
-    abort(make_response(jsonify(error=render(language(), rejected.message), code=rejected.code), status))
+    """The rules' refusal, in the asking page's language, its message id as `code` (and the `option` it
+    names, for a form to say it beside the field); nothing was changed."""
+    about = {"option": rejected.message.params["option"]} if "option" in rejected.message.params else {}
+    abort(make_response(jsonify(error=render(language(), rejected.message), code=rejected.code, **about), status))
 
 
 def json_object():

@@ -8,10 +8,12 @@ and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 from typing import NamedTuple
 
 from .leader1_die import (
+    COLOURS,
     DEFAULT_DIE,
     MAX_PAID,
     TERRAINS,
     TYPES,
+    VALUES,
     check_die,
     cobble_effect,
     free_spaces,
@@ -19,7 +21,8 @@ from .leader1_die import (
     move_cost,
     risk_succeeds,
 )
-from .options import CHOICE, INTEGER, LIST, Option, resolve
+from .options import (CHOICE, INTEGER, LIST, Option, a_seat, how_many_of, number, one_of, resolve, rows,
+                      some_of)
 from .protocol import (
     CHANCE,
     CHOOSE,
@@ -88,16 +91,20 @@ def _check_stage_energy(value, seats):
 
 
 OPTIONS = (
-    Option("die", LIST, [list(face) for face in DEFAULT_DIE], check=check_die),
+    Option("die", LIST, [list(face) for face in DEFAULT_DIE], check=check_die,
+           shape=rows(one_of(VALUES), one_of(COLOURS), count=12)),
     Option("energy", INTEGER, 60, low=1, high=500),
     Option("chases", INTEGER, 6, low=0, high=MAX_CHASES),
-    Option("riders", LIST, lambda seats: [list(TYPES) for _ in range(seats)], check=_check_riders),
-    Option("order", LIST, lambda seats: list(range(seats)), check=_check_order),
+    Option("riders", LIST, lambda seats: [list(TYPES) for _ in range(seats)], check=_check_riders,
+           shape=rows(some_of(TYPES), count=lambda seats: seats, flat=True)),
+    Option("order", LIST, lambda seats: list(range(seats)), check=_check_order,
+           shape=rows(a_seat(), count=lambda seats: seats, flat=True)),
     Option("race", CHOICE, "classica", choices=("classica", "tappe")),
     Option("stages", INTEGER, 1, low=1, high=10),
-    Option("stage_energy", LIST, [], check=_check_stage_energy),
+    Option("stage_energy", LIST, [], check=_check_stage_energy, shape=rows(number(1, 500), flat=True)),
     Option("supply", CHOICE, "table", choices=("table", "box")),
-    Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles),
+    Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles,
+           shape=rows(how_many_of((2, 3, 4, 5)), count=3, flat=True)),
     Option("punctures", CHOICE, "each", choices=("each", "all")),
 )
 # A table where something stays secret: the box holds the supply tiles (a stage race: no tiles drawn all at once

@@ -7,7 +7,7 @@ pawn's seat, the Captain's choice, a tie-break, which pawn leaves, a swim) is a 
 from typing import NamedTuple
 
 from . import picks as secret
-from .options import INTEGER, LIST, SEAT, Option, resolve
+from .options import INTEGER, LIST, SEAT, Option, number, one_of, resolve, rows
 from .protocol import (
     CHOOSE,
     PUBLIC,
@@ -79,11 +79,14 @@ def _is_count(value):
 
 OPTIONS = (
     Option("start", SEAT, 0),
-    Option("colours", LIST, lambda seats: list(PLAYER_COLOURS[:seats]), check=_check_colours),
+    Option("colours", LIST, lambda seats: list(PLAYER_COLOURS[:seats]), check=_check_colours,
+           shape=rows(one_of(PLAYER_COLOURS), count=lambda seats: seats, flat=True)),
     Option("boat_seats", INTEGER, 7, low=4, high=10),
     Option("moves_to_island", INTEGER, 3, low=1, high=9),
-    Option("lanes", LIST, [0, 0, 1, 1, 2, 2, 2], check=_check_lanes),
-    Option("islands", LIST, [[8, 6], [6, 4], [7, 5]], check=_check_islands),
+    Option("lanes", LIST, [0, 0, 1, 1, 2, 2, 2], check=_check_lanes,
+           shape=rows(number(0, 9), count=LANES, flat=True)),
+    Option("islands", LIST, [[8, 6], [6, 4], [7, 5]], check=_check_islands,
+           shape=rows(number(0, 30), number(0, 30))),
 )
 
 

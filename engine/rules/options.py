@@ -10,6 +10,34 @@ from .protocol import Rejected, is_seat, refuse
 CHOICE, INTEGER, SEAT, LIST = "choice", "integer", "seat", "list"
 
 
+def rows(*cells, count=None, flat=False):
+    """How a LIST option is entered on a form: rows of cells (`count` rows, a number or a function of the seat
+    count; None: as many as the host adds). A cell is `one_of(values)`, `a_seat()`, `number(low, high)`,
+    `some_of(values)` (the ticked ones, as a list) or `how_many_of(values)` (how many of each, as a list with
+    repeats). A flat list holds one cell's value per row."""
+    return {"cells": cells, "count": count, "flat": flat}
+
+
+def one_of(values):
+    return {"kind": "choice", "values": list(values)}
+
+
+def a_seat():
+    return {"kind": "seat"}
+
+
+def number(low, high):
+    return {"kind": "number", "low": low, "high": high}
+
+
+def some_of(values):
+    return {"kind": "subset", "values": list(values)}
+
+
+def how_many_of(values):
+    return {"kind": "counts", "values": list(values)}
+
+
 @dataclass(frozen=True)
 class Option:
     name: str
@@ -19,6 +47,7 @@ class Option:
     low: int = 0  # INTEGER: the range
     high: int = 0
     check: Callable | None = None  # LIST: check(value, seats) -> value, or raise Rejected
+    shape: dict | None = None  # LIST: how a form enters it (`rows`)
 
     def default_for(self, seats):
         return self.default(seats) if callable(self.default) else self.default
@@ -51,8 +80,13 @@ class Option:
         return value
 
     def as_data(self, seats):
-        return {"name": self.name, "kind": self.kind, "default": self.default_for(seats),
-                "values": self.values(seats)}
+        found = {"name": self.name, "kind": self.kind, "default": self.default_for(seats),
+                 "values": self.values(seats)}
+        if self.shape:
+            count = self.shape["count"]
+            found["shape"] = {**self.shape, "cells": list(self.shape["cells"]),
+                              "count": count(seats) if callable(count) else count}
+        return found
 
 
 def _shown(value):

@@ -68,8 +68,10 @@ const ARBITRO = (() => {
     const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                        body: JSON.stringify(body)});
     const answer = await response.json().catch(() => ({error: response.statusText}));
-    if (!response.ok) throw new Error((answer.code && message("arbitro", "phone", answer.code, answer)) || answer.error ||
-                                   response.statusText);
+    if (!response.ok) {
+      throw Object.assign(new Error((answer.code && message("arbitro", "phone", answer.code, answer)) ||
+                                    answer.error || response.statusText), {answer});
+    }
     showError("");
     return answer;
   }
@@ -300,15 +302,65 @@ const ARBITRO = (() => {
 
   function optionField(game, option, seats) {
     const label = tg(game, option.name);
-    if (option.kind === "list") {
-      return el("label", {}, label, el("input", {"data-option": option.name, "data-kind": "list",
-                                                 value: JSON.stringify(option.default)}));
-    }
+    if (option.kind === "list") return listField(game, option, seats, label);
     const shown = (value) => (option.kind === "seat" ? seatName(value) :
       option.kind === "choice" ? tg(game, `${option.name}_${value}`) : String(value));
     return el("label", {}, label, el("select", {"data-option": option.name, "data-kind": option.kind},
       option.values.map((value) => el("option", {value: JSON.stringify(value),
                                                  selected: value === option.default ? "" : null}, shown(value)))));
+  }
+
+  // A list option as rows of widgets (its shape says which): a select, a seat, a number, ticks, or how many of
+  // each value. `readValue()` gives the list the rules take; the rules check it and name what is wrong.
+  function listField(game, option, seats, label) {
+    const {cells, count, flat} = option.shape;
+    const word = (value) => tg(game, String(value));
+    const rowLabel = (n) => message(game, "phone", `${option.name}_row`, {n}) ?? `${n}.`;
+    const cell = (spec, value) => {
+      const named = (v) => (spec.kind === "seat" ? seatName(v) : word(v));
+      if (spec.kind === "choice" || spec.kind === "seat") {
+        const values = spec.kind === "seat" ? Array.from({length: seats}, (_, i) => i) : spec.values;
+        const select = el("select", {}, values.map((v, i) => el("option", {value: i, selected: v === value ? "" : null},
+                                                                 named(v))));
+        return [select, () => values[Number(select.value)]];
+      }
+      if (spec.kind === "number") {
+        const input = el("input", {type: "number", min: spec.low, max: spec.high, value: value ?? spec.low,
+                                   inputmode: "numeric"});
+        return [input, () => Number(input.value)];
+      }
+      if (spec.kind === "subset") {
+        const boxes = spec.values.map((v) => el("input", {type: "checkbox", checked: (value || []).includes(v) ? "" : null}));
+        return [el("span", {class: "ticks"}, spec.values.map((v, i) => el("label", {}, boxes[i], named(v)))),
+                () => spec.values.filter((_, i) => boxes[i].checked)];
+      }
+      const inputs = spec.values.map((v) => el("input", {type: "number", min: 0, max: 30, inputmode: "numeric",
+                                                         value: (value || []).filter((x) => x === v).length}));
+      return [el("span", {class: "ticks"}, spec.values.map((v, i) => el("label", {}, `${v}×`, inputs[i]))),
+              () => spec.values.flatMap((v, i) => Array(Number(inputs[i].value)).fill(v))];
+    };
+    const body = el("tbody", {});
+    const readers = [];
+    const addRow = (value) => {
+      const made = cells.map((spec, i) => cell(spec, flat ? value : (value || [])[i]));
+      const reader = () => (flat ? made[0][1]() : made.map(([, read]) => read()));
+      const row = el("tr", {}, el("th", {}, rowLabel(body.children.length + 1)), made.map(([node]) => el("td", {}, node)),
+        count === null ? el("td", {}, el("button", {type: "button", "aria-label": t("remove_row"), onclick: () => {
+          readers.splice(readers.indexOf(reader), 1);
+          row.remove();
+        }}, "−")) : null);
+      readers.push(reader);
+      body.append(row);
+    };
+    const initial = option.default;
+    const rows = count === null ? initial.length : count;
+    for (let i = 0; i < rows; i++) addRow(initial[i]);
+    const field = el("fieldset", {class: "list-option", "data-option": option.name}, el("legend", {}, label),
+      el("table", {}, body),
+      count === null ? el("button", {type: "button", onclick: () => addRow(null)}, t("add_row")) : null,
+      el("p", {class: "field-error", hidden: ""}));
+    field.readValue = () => readers.map((read) => read());
+    return field;
   }
 
   function newGameForm(games, running) {
@@ -334,12 +386,16 @@ const ARBITRO = (() => {
     const start = () => {
       const options = {};
       for (const field of form.querySelectorAll("[data-option]")) {
-        try { options[field.dataset.option] = JSON.parse(field.value); } catch (e) {
-          return Promise.reject(new Error(`${field.dataset.option}: ${e.message}`));
-        }
+        options[field.dataset.option] = field.readValue ? field.readValue() : JSON.parse(field.value);
       }
+      form.querySelectorAll(".field-error").forEach((p) => { p.hidden = true; });
+      // A refused option is said beside its field too.
       return post("/api/host/game", {game: gameSelect.value, seats: Number(seatsSelect.value), options})
-        .then(() => showError(""));
+        .then(() => showError(""), (e) => {
+          const beside = e.answer && e.answer.option && form.querySelector(`[data-option="${e.answer.option}"] .field-error`);
+          if (beside) Object.assign(beside, {hidden: false, textContent: e.message});
+          throw e;
+        });
     };
     const startButton = running() ? twoStep(t("start"), t("confirm_start"), start)
                                   : el("button", {type: "button", class: "big primary", onclick: () => attempt(start())},
