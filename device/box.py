@@ -48,7 +48,7 @@ class Box:
         self.lang = self.state.read().get("language", pinmap.language)
         self.display = Display(device)
         self.url = url
-        self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off)
+        self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off, self._menu_language)
         self.presenter = Presenter(self.lang)
         self.sleep, self.schedule = sleep, schedule
         self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
@@ -265,6 +265,14 @@ class Box:
             self.lang = self.menu.lang = self.presenter.lang = language
             self.presenter.catch_up(self.table.view("public"))
             self.refresh()
+
+    def _menu_language(self, language):
+        """From the box's own menu: a language that cannot be written down is still shown, and said in the log."""
+        try:
+            self.set_language(language)
+        except StateFileError:
+            log.exception("could not keep the language chosen in the menu")
+            self.lang = self.menu.lang = self.presenter.lang = language
 
     # -- output -------------------------------------------------------------------------------------
     def refresh(self):

@@ -8,13 +8,16 @@ from engine.words import render
 from .screens import Screen, join, seat, wrap
 from .texts import text
 
-INGAME = ("back", "join", "end")  # the first entry only closes the menu
+INGAME = ("back", "join", "new", "language", "end")  # the first entry only closes the menu
+SHOWN = 3  # in-game entries on the panel at once, the chosen one always among them
+LANGUAGE_ORDER = ("it", "en")
 
 
 class HostMenu:
-    def __init__(self, table, wired_seats, language, url=None, power_off=None):
+    def __init__(self, table, wired_seats, language, url=None, power_off=None, set_language=None):
         self.table = table
         self.power_off = power_off  # shuts the Pi down; True once it is going down
+        self.set_language = set_language  # the box's language, kept (the menu's own follows it)
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
@@ -75,7 +78,13 @@ class HostMenu:
                 self.ingame = (self.ingame + (1 if name == "next" else -1)) % len(INGAME)
             elif name == "ok":
                 chosen = INGAME[self.ingame]
-                self.mode = None if chosen == "back" else chosen
+                if chosen == "language":  # the other language at once; the menu stays open, in it
+                    other = LANGUAGE_ORDER[(LANGUAGE_ORDER.index(self.lang) + 1) % len(LANGUAGE_ORDER)]
+                    self.set_language(other)
+                elif chosen == "new":  # the game in play ends when the new one starts (it stays in the history)
+                    self.open("setup")
+                else:
+                    self.mode = None if chosen == "back" else chosen
             else:
                 self.mode = None
             return True
@@ -161,9 +170,10 @@ class HostMenu:
         if self.mode == "join":
             return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_back"))
         if self.mode == "ingame":
-            entries = [text(lang, f"menu_{entry}") for entry in INGAME]
+            first = max(0, min(self.ingame - 1, len(INGAME) - SHOWN))
+            entries = [(i, text(lang, f"menu_{entry}")) for i, entry in enumerate(INGAME)][first:first + SHOWN]
             return Screen(text(lang, "menu"), tuple(f"{'>' if i == self.ingame else ' '}{entry}"
-                                                    for i, entry in enumerate(entries)) + (text(lang, "ok_choose"),))
+                                                    for i, entry in entries) + (text(lang, "ok_choose"),))
         if self.mode == "off":
             return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
         if self.mode == "failed":

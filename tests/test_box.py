@@ -332,3 +332,22 @@ def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, cloc
     assert box.display.screen.lines == ("Non si spegne: vedi", "il log", "OK: torna")  # on the OLED until a key
     host(box, "ok")
     assert box.menu.mode is None and box.display.screen.lines == ("Menu: scegli un gioco",)  # back to idle
+
+
+def test_the_in_game_menu_switches_the_language_and_starts_a_new_game(make_box):
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    host(box, "menu")
+    assert box.display.screen.lines == (">Torna al gioco", " Telefoni (QR)", " Nuova partita", "OK: scegli")
+    for _ in range(3):
+        host(box, "next")
+    assert box.display.screen.lines == (" Nuova partita", ">Lingua: italiano", " Termina partita", "OK: scegli")
+    host(box, "ok")  # the other language at once, kept across a restart
+    assert box.lang == "en" and box.state.read()["language"] == "en"
+    assert box.display.screen.lines == (" New game", ">Language: English", " End the game", "OK: choose")
+    host(box, "prev")
+    host(box, "ok")  # New game, during a game
+    assert box.display.screen.title == "New game 1/3"
+    for _ in range(3):
+        host(box, "ok")
+    assert box.table.game == "ponte" and box.table.history()[1]["ended"]  # the old game stays in the history
