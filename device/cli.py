@@ -235,11 +235,6 @@ def power_off():
     return done.returncode == 0
 
 
-def mock_power_off():
-    logging.info("mock mode: a real box would power off now")
-    return False
-
-
 class StartError(Exception):
     """The box cannot start; one line says why."""
 
@@ -285,7 +280,7 @@ def serve(args):
         # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
         # its own thread: a missing one is logged and tried again, the box referees on.
         box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url, state=StateFile(args.data / "box.json"),
-                  power_off=mock_power_off if args.mock else power_off)
+                  power_off=None if args.mock else power_off)
     except StorageError as e:
         table.close()
         raise StartError(e) from None

@@ -16,7 +16,7 @@ LANGUAGE_ORDER = ("it", "en")
 class HostMenu:
     def __init__(self, table, wired_seats, language, url=None, power_off=None, set_language=None):
         self.table = table
-        self.power_off = power_off  # shuts the Pi down; True once it is going down
+        self.power_off = power_off  # shuts the Pi down; True once it is going down (None in mock mode)
         self.set_language = set_language  # the box's language, kept (the menu's own follows it)
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
@@ -138,7 +138,9 @@ class HostMenu:
         if name != "ok":
             return True
         if mode == "poweroff":
-            if self.power_off and self.power_off():
+            if self.power_off is None:  # mock mode: nothing to power off
+                self.mode, self.message = "failed", text(self.lang, "poweroff_mock")
+            elif self.power_off():
                 self.mode = "off"
             else:
                 self.mode, self.message = "failed", text(self.lang, "poweroff_failed")
@@ -177,7 +179,7 @@ class HostMenu:
         if self.mode == "off":
             return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
         if self.mode == "failed":
-            said = wrap(text(lang, "poweroff_failed"), indent="")
+            said = wrap(self.message or text(lang, "poweroff_failed"), indent="")
             return Screen(text(lang, "title"), (*said, text(lang, "ok_back")))
         if self.mode in ("undo", "end", "poweroff"):
             question = text(lang, f"{self.mode}_confirm")

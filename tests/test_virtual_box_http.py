@@ -79,7 +79,7 @@ def test_pad_labels_are_the_game_s_words_in_the_box_s_language(client, box):
 def test_a_host_press_drives_the_host_panel(client, box):
     body = client.post("/box/press", json={"host": "menu"}).get_json()
     assert body["status"] == "done"
-    assert box.display.screen.lines == (">Torna al gioco", " Telefoni (QR)", " Termina partita", "OK: scegli")
+    assert box.display.screen.lines == (">Torna al gioco", " Telefoni (QR)", " Nuova partita", "OK: scegli")
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -106,6 +106,9 @@ def test_holding_menu_on_the_virtual_box_asks_to_power_off(client, box):
     body = client.post("/box/press", json={"host": "menu", "hold": True}).get_json()
     assert body["status"] == "done" and box.menu.mode == "poweroff"
     assert box.display.screen.lines[0] == "Spegnere il box?"
+    body = client.post("/box/press", json={"host": "ok"}).get_json()  # mock mode: nothing to power off
+    assert body["message"] == "Qui un box vero si spegnerebbe: è la modalità simulata"
+    assert box.display.screen.lines[:2] == ("Qui un box vero si", "spegnerebbe: è la")
 
 
 def test_a_press_that_is_not_json_is_400(client):
