@@ -13,7 +13,7 @@ from engine.timers import later
 
 from . import screens
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS
-from .cursor import KEY_WORDS, Cursor
+from .cursor import KEY_WORDS, SPARE, Cursor
 from .display import Display, png
 from .menu import HostMenu
 from .pads import make_pads
@@ -355,9 +355,11 @@ class Box:
         the box's language."""
         with self.table.lock:
             prompt = self.table.prompt(seat) if seat < self.table.seats else None
-            if prompt is not None and prompt.pad is None:
-                return [text(self.lang, KEY_WORDS[b]) if b in KEY_WORDS else "" for b in range(1, 9)]
             game = self.table.game
+            if prompt is not None and prompt.pad is None:
+                keys = dict(zip(SPARE, prompt.keys))
+                return [text(self.lang, KEY_WORDS[b]) if b in KEY_WORDS else
+                        text(self.lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
             if prompt is not None:
                 labels = [choice.label if choice else "" for choice in prompt.pad]
             else:

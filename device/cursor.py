@@ -1,9 +1,11 @@
 """A pad's 8 buttons driving any prompt. A secret pick has a fixed layout: button n is the prompt's n-th pad
 choice, whatever anyone holds. Any other prompt is a cursor: 1 previous, 2 next, 7 back, 8 OK; choices in
-groups (a village, then a space) take two steps."""
+groups (a village, then a space) take two steps, and a prompt may give buttons 3–6 a group each to open at
+once (`Prompt.keys`)."""
 from engine.rules.protocol import refuse
 
 PREV, NEXT, BACK, OK = 1, 2, 7, 8
+SPARE = (3, 4, 5, 6)  # a prompt's `keys`, in order
 # What each cursor key is called (message ids): the printed labels and the virtual box name them alike.
 KEY_WORDS = {PREV: "key_prev", NEXT: "key_next", BACK: "key_back", OK: "key_ok"}
 
@@ -51,6 +53,13 @@ class Cursor:
             self.index = (self.index + (1 if button == NEXT else -1)) % len(items)
         elif button == BACK:
             self.group, self.index = None, 0
+        elif button in SPARE and SPARE.index(button) < len(prompt.keys) and prompt.keys[SPARE.index(button)]:
+            key = prompt.keys[SPARE.index(button)]
+            if key in items or any(c.group == key for c in prompt.choices):  # a group: open it
+                self.group, self.index = key, 0
+            else:  # a choice: made at once
+                self.prompt = None
+                return next(c for c in prompt.choices if c.label == key).action
         elif button == OK:
             item = items[self.index]
             if isinstance(item, str):

@@ -351,3 +351,15 @@ def test_the_in_game_menu_switches_the_language_and_starts_a_new_game(make_box):
     for _ in range(3):
         host(box, "ok")
     assert box.table.game == "ponte" and box.table.history()[1]["ended"]  # the old game stays in the history
+
+
+def test_the_virtual_pads_name_every_key_in_the_box_language(make_box):
+    """The cursor's keys (button 7 says "indietro", not "back") and the keys a prompt gives a choice each."""
+    box = make_box()
+    box.table.new_game("leader1", 2)
+    assert box.pad_labels(0) == ["cursore <", "cursore >", "", "", "", "", "indietro", "OK"]
+    while box.table.view()["phase"] != "scatti":
+        seat = box.table.view()["to_act"][0]
+        box.press(seat=seat, button=8)
+    seat = box.table.view()["to_act"][0]
+    assert box.pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", "nessuno scatto"]

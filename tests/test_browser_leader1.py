@@ -54,7 +54,7 @@ class Stage:
         if seat == 0:
             # The phone redraws on each new version: a tap that met a panel being redrawn is tapped again.
             for _ in range(5):
-                self._tap(choice)
+                self._tap(prompt, choice)
                 if self._wait(version, 2):
                     break
         else:
@@ -67,13 +67,16 @@ class Stage:
         del shown["version"]
         assert shown == json.loads(json.dumps(L.view(self.record.state, "public")))  # the box and the copy agree
 
-    def _tap(self, choice):
-        """Team 1's phone: the group's button first where the choice has one, then the choice."""
-        def button(label):
-            return self.phone.locator(".prompt button.choice", has_text=re.compile(f"^{re.escape(label)}$"))
-        if choice.group:
-            button(self.words(choice.group)).first.click()
-        button(self.words(choice.label)).first.click()
+    def _tap(self, prompt, choice):
+        """Team 1's phone: the group's button first where the choice has one, then the choice; a move's fields
+        are all open at once: the choice's own button, in its field's row."""
+        exact = (lambda words: re.compile(f"^{re.escape(words)}$"))
+        where = self.phone.locator(".prompt")
+        if choice.group and prompt.title == "choose_move":
+            where = where.locator(".field", has=self.phone.locator(".field-name", has_text=exact(self.words(choice.group))))
+        elif choice.group:
+            where.locator("button.choice", has_text=exact(self.words(choice.group))).first.click()
+        where.locator("button.choice", has_text=exact(self.words(choice.label))).first.click()
 
     def _press(self, prompt, choice):
         """Team 2's pad: a copy of the box's cursor says where the cursor stands; the pad moves it to the
@@ -91,7 +94,8 @@ class Stage:
         """One press, waited for until the box has answered it (presses must not overtake each other)."""
         key = f'[data-seat="1"][data-button="{button}"]'
         self.box.click(key)
-        self.box.wait_for_function(f"!document.querySelector('{key}').classList.contains('pressed')")
+        # The pads are drawn afresh when their labels change (a new prompt): a key gone is a press answered.
+        self.box.wait_for_function(f"!document.querySelector('{key}.pressed')")
         assert self.box.inner_text("#status") == ""
 
     def _wait(self, version, seconds):

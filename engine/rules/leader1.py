@@ -928,6 +928,7 @@ def _apply_choice(state, seat, key, value):
 TITLES = {QUALITY: "choose_quality", LINEUP: "choose_lineup", ATTACKS: "choose_attack", REGROUP: "choose_regroup",
           CHASE: "choose_chase", ROLL: "choose_roll", CATCH: "choose_catch", PUNCTURES: "choose_puncture"}
 FORM_GROUPS = ("weather", "blocked", "climb", "climb_spaces", "road")
+MOVE_KEYS = ("blocked", "climb", "climb_spaces", "road")  # on the pad's buttons 3, 4, 5, 6
 
 
 def prompt(state, seat):
@@ -943,8 +944,13 @@ def prompt(state, seat):
         title = TITLES[ATTACKS] if state.phase == ATTACKS else "choose_rider"
     else:
         title = TITLES[state.phase]
-    return Prompt(CHOOSE, title, tuple(_choice({"seat": seat, "choose": c}) for c in choices),
-                  secret=state.opts["supply"] == "box")
+    made = tuple(_choice({"seat": seat, "choose": c}) for c in choices)
+    # The pad's buttons 3–6 reach at once what a move most needs: its rider, its terrain, the road's groups.
+    if title == "choose_move":
+        keys = tuple(g if any(c.group == g for c in made) else None for g in MOVE_KEYS)
+    else:
+        keys = tuple(c.label for c in made if c.label.split(":")[0] in ("ride", "from"))[:4]
+    return Prompt(CHOOSE, title, made, secret=state.opts["supply"] == "box", keys=keys)
 
 
 def _choice(action):

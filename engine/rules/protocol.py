@@ -115,12 +115,13 @@ class Prompt:
     secret: bool = False
     pad: tuple | None = None
     current: dict | None = None  # the seat's locked-in pick, if any
+    keys: tuple = ()  # a cursor prompt's groups or choices (labels) the pad's spare buttons 3–6 reach at once
 
     def as_data(self):
         return {"kind": self.kind, "title": self.title, "secret": self.secret,
                 "choices": [c.as_data() for c in self.choices],
                 "pad": None if self.pad is None else [c and c.label for c in self.pad],
-                "current": self.current}
+                "current": self.current, "keys": list(self.keys)}
 
 
 PICK_LINE, CHOOSE_LINE = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})

@@ -1,7 +1,8 @@
 // The phone page: table, seat and host tabs, all drawn from views the box sends (Server-Sent Events, with
 // long-polling as the fallback). Any game's prompt is drawn here; a game adds its own panels in
 // static/games/<name>.js by registering ARBITRO.games[name] = {table(view), seat(view, seat), choiceDetail}
-// (and promptPanel(view, prompt, send) to draw its prompts its own way).
+// (and promptPanel(view, prompt, send) to draw its prompts its own way; expand(prompt) to show a prompt's groups
+// open; promptNote(view, prompt) for a line under its title).
 // No outside assets.
 "use strict";
 const ARBITRO = (() => {
@@ -191,7 +192,15 @@ const ARBITRO = (() => {
     };
     // A redraw for someone else's move keeps the group this seat has open, while its choices stay the same.
     showGroup(openGroups.get(key) ?? null);
+    // A game may show every group open at once (a move's fields: one tap each), with a note on the prompt.
+    if (game.expand && game.expand(prompt)) {
+      const groups = [...new Set(prompt.choices.map((c) => c.group).filter(Boolean))];
+      choices.replaceChildren(...prompt.choices.filter((c) => !c.group).map(button), ...groups.map((g) =>
+        el("div", {class: "field"}, el("span", {class: "field-name"}, label(g)),
+           prompt.choices.filter((c) => c.group === g).map(button))));
+    }
     return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
+      game.promptNote ? game.promptNote(view, prompt) : null,
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,
         label((prompt.choices.find((c) => JSON.stringify(c.action) === current) || {label: ""}).label)) : null,

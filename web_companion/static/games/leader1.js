@@ -108,5 +108,16 @@
             view.order.filter((s) => s !== me).map((s) => sheet(view, s, me)), history(view)];
   }
 
-  ARBITRO.games.leader1 = {table, seat};
+  // A move's fields all in reach (one tap each), the cost as it stands right under the question.
+  const expand = (prompt) => prompt.title === "choose_move";
+  function promptNote(view, prompt) {
+    const form = prompt.choices.length ? view.forms[prompt.choices[0].action.seat] : null;
+    if (!form || !form.sums) return null;
+    return el("p", {class: "sums"}, el("b", {}, t("sums", form.sums)),
+              form.sums.risks.length ? el("span", {class: "tag bad"},
+                t("runs", {risks: form.sums.risks.map((r) => t("risk_" + r)).join(", ")})) : null,
+              form.refused ? el("span", {class: "note"}, " " + t("refused", {why: said(form.refused)})) : null);
+  }
+
+  ARBITRO.games.leader1 = {table, seat, expand, promptNote};
 })();
