@@ -52,17 +52,19 @@ def labels_main(argv):
     parser.add_argument("--out", required=True, type=Path, help="the file to write: labels.svg or labels.pdf")
     parser.add_argument("--lang", choices=LANGUAGES, default="it")
     parser.add_argument("--seats", type=bounded(int, 1, 12),
-                        help="how many strips (default: the pads the pin map wires)")
+                        help="the players of the game (default: the most it takes); a strip for each one with a pad")
     add_pinmap_option(parser)
     args = parser.parse_args(argv)
     if args.out.suffix.lower() not in (".svg", ".pdf"):
         parser.exit(2, f"arbitro labels: {args.out} must end in .svg or .pdf\n")
-    seats = args.seats
-    if seats is None:
-        try:
-            seats = len(load_pinmap(args.pinmap).seats)
-        except ConfigError as e:
-            parser.exit(2, f"arbitro labels: {e}\n")
+    low, high = GAMES[args.game].SEATS
+    if args.seats is not None and not low <= args.seats <= high:
+        parser.exit(2, f"arbitro labels: {GAMES[args.game].TITLE} takes {low} to {high} players, not {args.seats}\n")
+    try:
+        wired = len(load_pinmap(args.pinmap).seats)
+    except ConfigError as e:
+        parser.exit(2, f"arbitro labels: {e}\n")
+    seats = min(args.seats or high, wired)  # the seats in play that have a pad: the others play by phone
     shapes = layout(args.game, seats, args.lang)
     try:
         if args.out.suffix.lower() == ".svg":

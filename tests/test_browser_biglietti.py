@@ -15,10 +15,10 @@ import pytest
 from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
 from engine.rules import biglietti as B
+from engine.words import lookup
 from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
-from web_companion.games.biglietti import texts
 
 SEATS, PADS, HOSTED = 12, range(4), (10, 11)
 ITALIAN = (4, 5, 6)
@@ -62,9 +62,10 @@ class Carriage:
             self._press(seat, prompt, choice)
         else:
             page = self.phones.get(seat, self.host)
-            words = texts("it" if seat in ITALIAN else "en")
+            lang = "it" if seat in ITALIAN else "en"  # the phone's word for it, else the box's
+            word = lookup(lang, "biglietti", "phone", choice.label) or lookup(lang, "biglietti", "box", choice.label)
             for _ in range(5):  # a tap that met a panel being redrawn is tapped again
-                self._tap(page, seat, words[choice.label])
+                self._tap(page, seat, word)
                 if self._wait(version, 2):
                     break
         assert self._wait(version, 10), f"{line} changed nothing"

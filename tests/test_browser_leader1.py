@@ -73,7 +73,8 @@ class Stage:
         exact = (lambda words: re.compile(f"^{re.escape(words)}$"))
         where = self.phone.locator(".prompt")
         if choice.group and prompt.title == "choose_move":
-            where = where.locator(".field", has=self.phone.locator(".field-name", has_text=exact(self.words(choice.group))))
+            name = self.phone.locator(".field-name", has_text=exact(self.words(choice.group)))
+            where = where.locator(".field", has=name)
         elif choice.group:
             where.locator("button.choice", has_text=exact(self.words(choice.group))).first.click()
         where.locator("button.choice", has_text=exact(self.words(choice.label))).first.click()

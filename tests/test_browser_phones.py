@@ -122,7 +122,8 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     screenshot(host, "phone-host-history-it")
     link = host.get_attribute(".history li a[download]", "href")
     log = urllib.request.urlopen(server.url + link).read().decode()
-    assert replay(log).view("public")["result"] == json.load(urllib.request.urlopen(server.url + "/api/table"))["result"]
+    shown = json.load(urllib.request.urlopen(server.url + "/api/table"))
+    assert replay(log).view("public")["result"] == shown["result"]
 
 
 def play_to_the_end(server):

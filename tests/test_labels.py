@@ -51,12 +51,18 @@ def run(*args):
                           cwd=Path(__file__).parent.parent)
 
 
-def test_the_command_writes_svg_or_pdf_by_the_extension_with_a_strip_per_wired_pad(tmp_path):
+def test_the_command_writes_svg_or_pdf_by_the_extension_with_a_strip_per_seat_in_play(tmp_path):
     done = run("--game", "lifeboats", "--out", tmp_path / "l.svg", "--lang", "en")
     assert done.returncode == 0, done.stderr
     sheet = ElementTree.parse(tmp_path / "l.svg").getroot()
-    assert len(sheet.findall(f"{SVG_NS}rect")) == 12 * 9  # the default pin map wires twelve pads
+    assert len(sheet.findall(f"{SVG_NS}rect")) == 6 * 9  # the most Lifeboats takes, not the twelve wired pads
     assert "RED" in [t.text for t in sheet.findall(f"{SVG_NS}text")]
+    assert run("--game", "lifeboats", "--out", tmp_path / "l.svg", "--seats", "4").returncode == 0
+    assert len(ElementTree.parse(tmp_path / "l.svg").getroot().findall(f"{SVG_NS}rect")) == 4 * 9
+    one_pad = Path(__file__).parent / "pinmap-one-seat.toml"
+    assert run("--game", "ponte", "--out", tmp_path / "p.svg", "--pinmap", one_pad).returncode == 0
+    strips = ElementTree.parse(tmp_path / "p.svg").getroot().findall(f"{SVG_NS}rect")
+    assert len(strips) == 1 * 9  # one pad wired: the other seats play by phone
     assert run("--game", "ponte", "--out", tmp_path / "p.pdf", "--seats", "6").returncode == 0
     assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")
 
@@ -65,6 +71,7 @@ def test_the_command_writes_svg_or_pdf_by_the_extension_with_a_strip_per_wired_p
     (["--game", "ponte", "--out", "labels.png"], "must end in .svg or .pdf"),
     (["--game", "chess", "--out", "l.svg"], "invalid choice: 'chess'"),
     (["--game", "ponte", "--out", "l.svg", "--seats", "13"], "--seats"),
+    (["--game", "ponte", "--out", "l.svg", "--seats", "8"], "Il ponte traballante takes 3 to 6 players, not 8"),
     (["--game", "ponte", "--out", "/no/such/dir/l.svg"], "cannot write /no/such/dir/l.svg"),
 ])
 def test_the_command_refuses_what_it_cannot_do_and_says_why(args, message):

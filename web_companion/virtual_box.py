@@ -15,7 +15,8 @@ def page():
     """The virtual box speaks the box's own language, as its OLED does."""
     lang = _box().lang
     words = as_json(lang, (SHARED,))[SHARED]["virtual"]
-    return render_template("box.html", lang=lang, words=words, t=lambda key, **v: say(lang, SHARED, "virtual", key, **v))
+    return render_template("box.html", lang=lang, words=words,
+                           t=lambda key, **v: say(lang, SHARED, "virtual", key, **v))
 
 
 @bp.get("/layout")

@@ -112,23 +112,31 @@ def event_pages(view, event, lang):
         return [die_screen(view, lang, f"{who(lang, event['rider'])} {say(lang, 'tyre')}", event["face"], meaning)]
     if kind == "chase":
         return paged(say(lang, "peloton"), [say(lang, "chase", seat=seat(lang, event["seat"]))])
-    if kind == "finish":
-        return paged(who(lang, event["rider"]), [say(lang, "finish", n=event["place"])])
     if kind == "supply_used":
         return paged(who(lang, event["rider"]), [say(lang, "supply_used", n=event["value"])])
     if kind == "caught":
         return paged(who(lang, event["rider"]), [say(lang, "caught", place=say(lang, "place:" + event["place"]))])
     if kind == "stage_end":
         return paged(say(lang, "stage_end", n=event["stage"]),
-                     [f"{n}. {who(lang, r)}" for n, r in enumerate(event["order"][:8], start=1)])
+                     [say(lang, "finish_line", n=n, who=who(lang, r))
+                      for n, r in enumerate(event["order"][:8], start=1)])
     return []
 
 
 def chapters(view, lang):
     """One chapter per event worth a page, keyed by the event's number (events are only added, or taken
-    back by an undo); the final result once the race is over."""
-    found = [((event["id"],), pages) for event in view["events"] for pages in [event_pages(view, event, lang)]
-             if pages]
+    back by an undo); a turn's arrivals on one list, not a page a rider; the final result once the race is
+    over."""
+    found, arrivals = [], {}
+    for event in view["events"]:
+        if event["event"] == "finish":
+            if event["turn"] not in arrivals:
+                arrivals[event["turn"]] = []
+                found.append((("finish", event["turn"]), arrivals[event["turn"]]))
+            arrivals[event["turn"]].append(say(lang, "finish_line", n=event["place"], who=who(lang, event["rider"])))
+        elif pages := event_pages(view, event, lang):
+            found.append(((event["id"],), pages))
+    found = [(key, paged(say(lang, "arrivals"), pages) if key[0] == "finish" else pages) for key, pages in found]
     if view["over"]:
         found.append((("result",), [result(view, lang)]))
     return found
@@ -171,7 +179,8 @@ def result(view, lang):
         ranked = sorted((r for r in view["riders"] if r["place"] != "fuori"), key=lambda r: r["gc"])
         lines += [f"{who(lang, [r['seat'], r['type']])} {r['gc']:+d}" for r in ranked[:3]]
     else:
-        lines += [f"{n}. {who(lang, r)}" for n, r in enumerate(view["finish_order"][:3], start=1)]
+        lines += [say(lang, "finish_line", n=n, who=who(lang, r))
+                  for n, r in enumerate(view["finish_order"][:3], start=1)]
     return paged(text(lang, "over"), lines)[0]
 
 

@@ -564,7 +564,8 @@ def _apply_choice(state, seat, choose):
     if d.what == REMOVE:
         kind = choose["remove"]
         if kind not in d.options:
-            raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind), boat=_boat_word(state, state.vote.boat))
+            raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind),
+                         boat=_boat_word(state, state.vote.boat))
         return _remove(state, state.vote.boat, seat, kind)
     if d.what == SWIM_TO:
         return _choose_swim_to(state, choose["swim_to"])

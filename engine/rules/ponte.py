@@ -189,7 +189,8 @@ def apply(state, action):
         raise shared("not_an_action", game="Ponte", keys=sorted(action))
     if set(action) != shape:
         extra = sorted(set(action) - shape)
-        raise shared("unknown_key", key=extra[0]) if extra else shared("missing_key", key=sorted(shape - set(action))[0])
+        missing = sorted(shape - set(action))
+        raise shared("unknown_key", key=extra[0]) if extra else shared("missing_key", key=missing[0])
     if shape == PICK_KEYS:
         return _apply_pick(state, action["seat"], action["pick"])
     return _apply_chance(state, action["chance"], action["outcome"])
