@@ -194,6 +194,8 @@ def box_main(argv):
                              "rolls first, in order; then it rolls live")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
+    # A phone that leaves mid-stream is said once, by the stream itself: not again by waitress.
+    logging.getLogger("waitress").addFilter(lambda record: not record.getMessage().startswith("Client disconnected"))
     if (args.game is None) != (args.seats is None):
         parser.error("--game and --seats go together")
     if args.rolls and not args.mock:

@@ -48,8 +48,8 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
     assert oled(page) != revealed
     screenshot(page, "box-3-moves")
     page.click('[data-seat="0"][data-button="1"]')  # Salto again: the box refuses it
-    page.wait_for_function("document.getElementById('status').textContent.includes('does not hold')")
-    assert page.locator("#status").inner_text() == "player 1 does not hold that card"
+    page.wait_for_function("document.getElementById('status').textContent.includes('non ha quella carta')")
+    assert page.locator("#status").inner_text() == "il giocatore 1 non ha quella carta"  # in the box's language
     screenshot(page, "box-4-rejected")
 
 

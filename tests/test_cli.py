@@ -59,3 +59,29 @@ def test_two_boxes_on_one_data_directory_are_refused(tmp_path):
         running.close()
     assert done.returncode == 2
     assert f"arbitro: another box is using the journal {tmp_path / 'journal.sqlite3'}: stop it first" in done.stderr
+
+
+def test_a_phone_that_leaves_its_stream_is_one_log_line(tmp_path):
+    """Not waitress's "Client disconnected" on top: one line of ours per stream that closes."""
+    import json
+    import time
+    import urllib.request
+
+    from tests.browser import Server
+    server = Server(tmp_path / "data")
+    try:
+        for _ in range(3):
+            with urllib.request.urlopen(server.url + "/api/stream") as stream:
+                stream.read(20)
+        # the box notices a phone has gone when writing to it fails: changes make it write
+        for _ in range(3):
+            start = urllib.request.Request(server.url + "/api/host/game", method="POST",
+                                           data=json.dumps({"game": "ponte", "seats": 3, "options": {}}).encode(),
+                                           headers={"Content-Type": "application/json"})
+            urllib.request.urlopen(start).read()
+            time.sleep(0.5)
+    finally:
+        server.stop()
+    said = server.process.stdout.read()
+    assert said.count("a phone stopped following the game live (table)") == 3, said
+    assert "Client disconnected" not in said

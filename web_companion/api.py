@@ -1,6 +1,7 @@
 """The JSON API everyone may read: the public view (long-poll with ?since=), the live stream, the box's health,
 the games."""
 import json
+import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -9,6 +10,7 @@ from engine.rules import GAMES
 from .viewers import SEAT_COOKIE, box, fail, seat_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 LONG_POLL = 25.0  # seconds a ?since= request may wait for a change
 KEEP_ALIVE = 15.0  # seconds between stream comments: well under waitress's channel_timeout
 
@@ -87,6 +89,7 @@ def stream():
         if not released:
             released.append(True)
             changes.waiting.release()
+            log.info("a phone stopped following the game live (%s)", "seat" if wants_seat else "table")
 
     response = Response(events(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
