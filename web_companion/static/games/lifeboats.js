@@ -45,7 +45,8 @@
   function status(view) {
     if (!view.turn) return el("p", {class: "status"}, t("setup"));  // no leak is placed in the setup
     return el("p", {class: "status"}, t("turn", {n: view.turn}), " · ", t("phase_" + view.phase), " · ",
-              t("first", {seat: seatName(view.start)}), " · ", t("leaks_left", {n: view.leaks_left}));
+              t("first", {seat: seatName(view.start)}),
+              view.over ? null : [" · ", t("leaks_left", {n: view.leaks_left})]);
   }
 
   // Who must act now, and on what: the vote with who has voted (never what), or the open decision.
