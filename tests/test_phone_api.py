@@ -75,7 +75,7 @@ def test_another_seats_actions_are_refused(app, box):
     ("/api/seats/0/act", "vertigini", 400, "send a JSON object"),
     ("/api/seats/0/act", {"action": {"seat": 0, "pick": "jolly"}}, 409, "unknown card 'jolly'"),
     ("/api/seats/0/act", {"action": {"seat": 0, "card": "salto"}}, 409, "unknown key 'card'"),
-    ("/api/seats/9/claim", {}, 404, "no player 10 at this table of 4"),
+    ("/api/seats/9/claim", {}, 404, "player 10 is not at this table of 4"),
 ])
 def test_malformed_phone_requests_say_what_is_wrong_and_change_nothing(app, box, url, payload, status, message):
     client = app.test_client()

@@ -22,7 +22,7 @@ def since_arg():
     try:
         return int(raw)
     except ValueError:
-        fail(400, f"since must be a version number, not {raw!r}")
+        fail(400, "since_number", value=raw)
 
 
 def viewed(the_box, wants_seat, token):

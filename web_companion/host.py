@@ -80,7 +80,7 @@ def act_for(seat):
     require_host()
     seat_number(seat)
     if seat not in unattended(box()):
-        fail(403, f"player {seat + 1} plays by its own pad or phone")
+        fail(403, "plays_own", player=seat + 1)
     return acted(box().seat_act(seat, action_body(seat)))
 
 
@@ -122,6 +122,6 @@ def language():
     require_host()
     body = json_body("language")
     if body["language"] not in LANGUAGES:
-        fail(400, f"language must be one of {', '.join(LANGUAGES)}")
+        fail(400, "language_one_of", languages=", ".join(LANGUAGES))
     box().set_language(body["language"])
     return done(language=body["language"])

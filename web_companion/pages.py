@@ -57,6 +57,6 @@ def rules(game):
     lang = language()
     page = RULES / f"{game}.{lang}.md"
     if game not in GAMES or not page.exists():
-        fail(404, f"no rules page for {game!r}")
+        fail(404, "no_rules_page", game=game)
     body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
     return localized("rules.html", body=body, title=GAMES[game].TITLE)

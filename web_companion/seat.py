@@ -10,9 +10,9 @@ bp = Blueprint("seat", __name__, url_prefix="/api")
 def seat_number(seat):
     table = box().table
     if table.game is None:
-        fail(409, "no game is being played")
+        fail(409, "no_game")
     if not 0 <= seat < table.seats:
-        fail(404, f"no player {seat + 1} at this table of {table.seats}")
+        fail(404, "not_at_table", player=seat + 1, seats=table.seats)
     return seat
 
 
@@ -26,7 +26,7 @@ def acted(outcome):
 def action_body(seat):
     body = json_body("action")
     if not isinstance(body["action"], dict):
-        fail(400, "action must be an object: a game-log line, as the seat's prompt lists them")
+        fail(400, "action_object")
     return body["action"]
 
 
@@ -52,7 +52,7 @@ def claim(seat):
     json_body()
     seat_number(seat)
     if seat_of(box(), request.cookies.get(SEAT_COOKIE)) == seat:
-        fail(409, f"this phone holds player {seat + 1}'s seat already")
+        fail(409, "holds_already", player=seat + 1)
     return claimed(("seat", seat))
 
 
@@ -60,7 +60,7 @@ def claim(seat):
 def claim_status(claim_id):
     claim, status = box().claims.status(claim_id)
     if claim is None:
-        fail(404, "no such claim: it expired; ask again")
+        fail(404, "claim_expired")
     if status != "confirmed":
         return jsonify(status=status)
     response = jsonify(status=status, seat=claim.target[1] if claim.target[0] == "seat" else None,
@@ -73,7 +73,7 @@ def claim_status(claim_id):
 @bp.delete("/claims/<claim_id>")
 def cancel_claim(claim_id):
     if not box().claims.cancel(claim_id):
-        fail(404, "no such open claim")
+        fail(404, "no_open_claim")
     return "", 204
 
 

@@ -1,6 +1,7 @@
 """Who is asking: a seat (by its token cookie), the host (by its token, or anyone in mock mode), the public."""
 from flask import abort, current_app, jsonify, make_response, request
 
+from engine.rules.protocol import SHARED, Message
 from engine.words import LANGUAGES, render
 
 SEAT_COOKIE = "arbitro_seat"
@@ -11,8 +12,9 @@ def box():
     return current_app.config["BOX"]
 
 
-def fail(status, message):
-    abort(status, description=message)
+def fail(status, key, /, **params):
+    """What the request got wrong, by the shared catalog's message id: said in the asking page's language."""
+    answer(status, Message(SHARED, key, params))
 
 
 def language():
@@ -24,10 +26,15 @@ def language():
 
 
 def refused(status, rejected):
-    """The rules' refusal, in the asking page's language, its message id as `code` (and the `option` it
-    names, for a form to say it beside the field); nothing was changed."""
-    about = {"option": rejected.message.params["option"]} if "option" in rejected.message.params else {}
-    abort(make_response(jsonify(error=render(language(), rejected.message), code=rejected.code, **about), status))
+    """The rules' refusal; nothing was changed."""
+    answer(status, rejected.message)
+
+
+def answer(status, message):
+    """An error in the asking page's language, its message id as `code` (and the `option` it names, for a form
+    to say it beside the field)."""
+    about = {"option": message.params["option"]} if "option" in message.params else {}
+    abort(make_response(jsonify(error=render(language(), message), code=message.key, **about), status))
 
 
 def json_object():
@@ -35,19 +42,19 @@ def json_object():
     try:
         return request.get_json(silent=True, force=True)
     except RecursionError:
-        fail(400, "the JSON is nested too deeply")
+        fail(400, "json_deep")
 
 
 def json_body(*keys):
     """The request's JSON object with exactly `keys`; 400 naming what is wrong otherwise."""
     body = json_object()
     if not isinstance(body, dict):
-        fail(400, f"send a JSON object with {', '.join(keys) or 'no keys'}")
+        fail(400, "json_object", keys=", ".join(keys) or "-")
     missing, extra = sorted(set(keys) - set(body)), sorted(set(body) - set(keys))
     if missing:
-        fail(400, f"missing key {missing[0]!r}")
+        fail(400, "missing_key", key=missing[0])
     if extra:
-        fail(400, f"unknown key {extra[0]!r}")
+        fail(400, "unknown_key", key=extra[0])
     return body
 
 
@@ -66,9 +73,9 @@ def seat_of_request():
 def require_seat(seat):
     held = seat_of_request()
     if held is None:
-        fail(403, f"this phone holds no seat in this game: claim player {seat + 1}'s seat first")
+        fail(403, "no_seat_held", player=seat + 1)
     if held != seat:
-        fail(403, f"this phone holds player {held + 1}'s seat, not player {seat + 1}'s")
+        fail(403, "other_seat_held", held=held + 1, player=seat + 1)
 
 
 def is_host():
@@ -79,5 +86,4 @@ def is_host():
 
 def require_host():
     if not is_host():
-        fail(403, "host actions need the host role: ask for it on the Host tab, then hold the button it shows "
-                  "on the box's host panel")
+        fail(403, "host_role")

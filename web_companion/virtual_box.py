@@ -43,25 +43,24 @@ def press():
     box = _box()
     body = json_object()
     if not isinstance(body, dict):
-        fail(400, "send a JSON object: {\"seat\": 0, \"button\": 3} or {\"host\": \"ok\"}, with \"hold\": true "
-                  "to hold it")
+        fail(400, "press_object")
     if "hold" in body and body["hold"] is not True:
-        fail(400, "\"hold\" is true or left out")
+        fail(400, "hold_true")
     held = "hold" in body
     if set(body) - {"hold"} == {"host"}:
         if body["host"] not in box.host_buttons:
-            fail(400, f"unknown host button {body['host']!r}; the host panel has {', '.join(box.host_buttons)}")
+            fail(400, "host_button", button=body["host"], buttons=", ".join(box.host_buttons))
         hold = (box.power_off_hold if body["host"] == "menu" else box.claims.hold) + 0.5
         outcome = box.press(host=body["host"], hold=hold if held else None)
     elif set(body) - {"hold"} == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
         if type(seat) is not int or not 0 <= seat < box.wired_seats:
-            fail(400, f"unknown seat {seat!r}; this box wires seats 0 to {box.wired_seats - 1} (counted from 0)")
+            fail(400, "wired_seat", seat=seat, last=box.wired_seats - 1)
         if type(button) is not int or not 1 <= button <= 8:
-            fail(400, f"unknown button {button!r}; a pad has buttons 1 to 8")
+            fail(400, "pad_button", button=button)
         outcome = box.press(seat=seat, button=button, hold=box.claims.hold + 0.5 if held else None)
     else:
-        fail(400, f"unexpected keys {sorted(body)}: send {{\"seat\", \"button\"}} or {{\"host\"}}")
+        fail(400, "press_keys", keys=sorted(body))
     outcome = outcome or {"status": "ignored"}
     outcome.pop("refusal", None)  # its words are in "error", in the box's language
     return jsonify({**outcome, "version": box.table.version})
