@@ -170,8 +170,10 @@ def test_claims_are_bounded_by_panel_by_address_and_in_all(box, clock):
     greedy = phone(box, "10.0.2.1")
     for seat in (0, 2, 3):
         ask(greedy, f"/api/seats/{seat}/claim")
-    refused = greedy.post("/api/host/claim", json={})
+    refused = greedy.post("/api/host/claim", json={}, headers={"Accept-Language": "it"})
     assert refused.status_code == 429 and refused.get_json()["code"] == "claims_rate"
+    seconds = refused.get_json()["seconds"]
+    assert refused.get_json()["error"] == f"Questo telefono ha chiesto troppe volte: riprova tra {seconds} s."
     clock.advance(claims_module.WINDOW + 1)
     assert box.claims.waiting() == []
     ask(greedy, "/api/host/claim")  # expired claims free their places

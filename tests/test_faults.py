@@ -187,7 +187,10 @@ def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
     Disk(box.table._journal, monkeypatch).full = True
     answer = client.post("/api/host/undo", json={})
     assert answer.status_code == 507 and answer.get_json() == {
-        "error": "the box's storage is full: nothing was changed", "code": "storage_full"}
+        "error": "The box's storage is full: it takes no new moves until there is room. No move it accepted is lost.",
+        "code": "storage_full"}
+    answer = client.post("/api/host/undo", json={}, headers={"Accept-Language": "it"})
+    assert answer.get_json()["error"].startswith("La memoria del box è piena")
     answer = client.post("/api/host/game", json={"game": "ponte", "seats": 4, "options": {}})
     assert answer.status_code == 507
     assert client.get("/api/box").get_json()["storage"] == "full"

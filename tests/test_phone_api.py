@@ -1,5 +1,6 @@
 """The phone companion's HTTP side: claims, seat views and picks, host controls, live updates, pages."""
 import json
+import threading
 
 import pytest
 
@@ -147,6 +148,16 @@ def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
     event = json.loads(next(chunks).decode().split("data: ", 1)[1])
     assert event["locked"] == [0] and event["version"] == box.table.version
     response.close()
+
+
+def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, box):
+    app.config["CHANGES"].waiting = threading.BoundedSemaphore(1)
+    app.config["CHANGES"].waiting.acquire()
+    refused = app.test_client().get("/api/stream", headers={"Accept-Language": "it-IT"})
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
+    assert refused.get_json() == {
+        "code": "streams_full",
+        "error": "Troppi telefoni seguono la partita in diretta: questo chiede le novità di tanto in tanto."}
 
 
 def test_pages_speak_the_browser_language_and_switch(app):

@@ -9,6 +9,8 @@ from engine.journal import StorageError
 
 from . import api, host, pages, seat, virtual_box
 from .streams import Changes
+from .texts import word
+from .viewers import language
 
 
 def create_app(box, *, mock=False):
@@ -31,15 +33,12 @@ def create_app(box, *, mock=False):
     def storage_error(error):
         """Nothing was written, so nothing was done: the phone is told why, by name (507 for a full disk)."""
         logging.getLogger(__name__).error("%s", error)
-        if error.full:
-            return jsonify(error="the box's storage is full: nothing was changed", code="storage_full"), 507
-        return jsonify(error="the box cannot write its storage: nothing was changed", code="storage_failing"), 503
+        code = "storage_full" if error.full else "storage_failing"
+        return jsonify(error=word(language(), code), code=code), 507 if error.full else 503
 
     @app.errorhandler(ClaimRefused)
     def claims_busy(error):
-        message = {"claims_busy": "too many phones are asking at once", "claims_rate": "this phone has asked too "
-                   "often"}[error.key]
-        response = jsonify(error=f"{message}: try again in {error.seconds} s", code=error.key,
+        response = jsonify(error=word(language(), error.key, seconds=error.seconds), code=error.key,
                            seconds=error.seconds)
         response.headers["Retry-After"] = str(error.seconds)
         return response, 429

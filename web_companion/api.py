@@ -7,7 +7,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.rules import GAMES
 
-from .viewers import SEAT_COOKIE, box, fail, seat_of
+from .texts import word
+from .viewers import SEAT_COOKIE, box, fail, language, seat_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -61,8 +62,7 @@ def stream():
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
     if not changes.waiting.acquire(blocking=False):
-        response = jsonify(error="too many phones are following the game live: this one polls instead",
-                           code="streams_full")
+        response = jsonify(error=word(language(), "streams_full"), code="streams_full")
         response.headers["Retry-After"] = "30"
         return response, 503
 
