@@ -13,6 +13,14 @@ WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
 FONT = ImageFont.load_default_imagefont()  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
 QR_SIZE = (25 + 4) * 2
+GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11-row cell
+COMPACT_BAR = 8  # a title bar that leaves a picture 56 rows: the 7 glyph rows and one below
+
+
+def glyphs(draw, xy, text, fill="white"):
+    """Text placed by its glyphs' top-left corner, in the panel's font: a picture's words and numbers are never
+    smaller than the screens' (5×7), whatever room the picture has."""
+    draw.text((xy[0], xy[1] - GLYPH_TOP), text, font=FONT, fill=fill)
 
 
 def draw_screen(draw, screen):
@@ -21,8 +29,12 @@ def draw_screen(draw, screen):
     if screen.qr:
         _draw_qr(draw, screen)
         return
-    draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
-    draw.text((1, 0), screen.title, font=FONT, fill="black")
+    if screen.picture is not None and screen.picture.compact_title:
+        draw.rectangle((0, 0, WIDTH - 1, COMPACT_BAR - 1), fill="white")
+        glyphs(draw, (1, 0), screen.title, fill="black")
+    else:
+        draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
+        draw.text((1, 0), screen.title, font=FONT, fill="black")
     if screen.picture is not None:
         screen.picture.draw(draw, HEIGHT)
         return

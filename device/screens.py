@@ -2,6 +2,7 @@
 out. Drawing them is display.py's job; what a game's screens say is its presentation module's."""
 import re
 import textwrap
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from .games import presentation
@@ -14,11 +15,21 @@ BODY_LINES = 4
 QR_LINES = 4  # lines beside the QR code, under its title
 
 
+class Picture(ABC):
+    """A game's drawing under a screen's title, its text through display.glyphs. A picture that needs the rows
+    asks for the compact title bar."""
+    compact_title = False
+
+    @abstractmethod
+    def draw(self, draw, height):
+        """Draw on the panel's canvas (`height` rows), under the title bar."""
+
+
 @dataclass(frozen=True)
 class Screen:
     title: str
     lines: tuple = ()
-    picture: object = None  # a game's drawing (a frozen dataclass with draw(draw)), shown under the title
+    picture: Picture | None = None  # a game's drawing, shown under the title
     qr: str | None = None  # text of a QR code drawn on the left, the title and lines beside it
 
 

@@ -4,10 +4,10 @@ and put on a contact sheet (tests/screenshots/oled-<lang>.png) for a person to l
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from device import screens
-from device.display import FONT, HEIGHT, LINE, QR_SIZE, WIDTH, render
+from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.menu import HostMenu
 from device.texts import text
 from engine.rules import GAMES
@@ -59,9 +59,34 @@ def every_screen(lang):
     return list(found)
 
 
+def drawn_text(screen, monkeypatch):
+    """Every text the screen draws: (x, y, text, font), y the top of its font cell."""
+    calls = []
+    real = ImageDraw.ImageDraw.text
+
+    def text_(self, xy, text, fill=None, font=None, *args, **kwargs):
+        calls.append((*xy, text, font))
+        return real(self, xy, text, fill, font, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "text", text_)
+        render(screen)
+    return calls
+
+
 @pytest.mark.parametrize("lang", ["it", "en"])
-def test_every_screen_fits_the_panel(lang):
+def test_every_screen_fits_the_panel(lang, monkeypatch):
     shown = every_screen(lang)
+    assert {type(s.picture).__name__ for s in shown} >= {"Bridge", "Sea"}
+    for screen in shown:  # every word and number in the panel's 5×7 font, whole on the panel, none on another
+        boxes = []
+        for x, y, line, font in drawn_text(screen, monkeypatch):
+            assert font is FONT, (line, screen)
+            box = (x, y + GLYPH_TOP, x + FONT.getlength(line) - 1, y + GLYPH_TOP + 6)
+            assert box[0] >= 0 and box[1] >= 0 and box[2] < WIDTH and box[3] < HEIGHT, (line, screen)
+            assert not any(b[0] <= box[2] + 1 and box[0] <= b[2] + 1 and b[1] <= box[3] and box[1] <= b[3]
+                           for b in boxes if line.strip()), (line, boxes, screen)
+            boxes.append(box)
     assert len(shown) > 40
     for screen in shown:
         for line in (screen.title,) + screen.lines:
@@ -90,15 +115,20 @@ def test_italian_says_si_with_its_accent():
     assert "sì" in text("it", "ok_yes")
 
 
-def test_meeples_on_neighbouring_spaces_read_as_two_numbers():
-    """Defect: seats 1 and 3 on spaces 5 and 6 read as "13". Each meeple is a lit box: between two
-    neighbours there is a dark column."""
-    from device.games.ponte import SPACE, Bridge
-    image = render(screens.Screen("Ponte", picture=Bridge((5, 11, 6))))
-    x_first = 1 + 4 * SPACE
-    box_rows = range(HEIGHT - 12, HEIGHT - 5)
-    assert any(image.getpixel((x_first + 5, y)) == 0 for y in box_rows)  # the gap between the two boxes
-    assert sum(image.getpixel((x_first, y)) > 0 for y in box_rows) >= 5  # the box's edge is lit
+def test_meeples_on_neighbouring_spaces_read_as_two_numbers(monkeypatch):
+    """Defect: seats 1 and 3 on spaces 5 and 6 read as "13", in digits 5 pixels tall. Each seat has its own
+    track under its 5×7 number, so neighbours never share a row."""
+    from device.games.ponte import SPACE, TRACK, Bridge
+    screen = screens.Screen("Ponte", picture=Bridge((5, 11, 6)))
+    rows = {line: y + GLYPH_TOP for x, y, line, _ in drawn_text(screen, monkeypatch) if x == 0 and line != "Ponte"}
+    assert sorted(rows) == ["1", "2", "3"] and rows["1"] < rows["2"] < rows["3"]
+    image = render(screen)
+
+    def lit(seat, space):
+        x = TRACK + (space - 1) * SPACE
+        return all(image.getpixel((x + dx, rows[seat] + dy)) for dx in range(SPACE - 1) for dy in range(7))
+    assert lit("1", 5) and lit("3", 6) and lit("2", 11)
+    assert not lit("1", 6) and not lit("3", 5)
 
 
 @pytest.mark.parametrize("teams", [2, 3, 4])
@@ -122,3 +152,12 @@ def test_leader1_keeps_every_acting_team_on_screen_while_a_move_is_entered(teams
         actors = GAMES["leader1"].current_actors(table._record.state)
         table.act(rng.choice(table.legal_actions(rng.choice(list(actors)))))
     assert checked
+
+
+def test_no_picture_draws_with_luma_legacy_tiny_fonts():
+    """Defect: the bridge and the sea drew digits 5 pixels tall with luma's legacy fonts (which draw point by
+    point, past the text check above): every picture writes through display.glyphs in the panel's font."""
+    import pathlib
+    import device
+    sources = pathlib.Path(device.__file__).parent.rglob("*.py")
+    assert not [p.name for p in sources if "luma.core.legacy" in p.read_text()]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from engine.rules.biglietti import CARDS, SEATS, VALUES
 
 from ..display import FONT
-from ..screens import BODY_LINES, COLUMNS, Screen, paged, picking, seat, seats, wrap
+from ..screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, seat, seats, wrap
 from ..texts import text
 
 GAME = "biglietti"
@@ -22,7 +22,7 @@ def say(lang, key, **values):
 
 
 @dataclass(frozen=True)
-class Ring:
+class Ring(Picture):
     """The table seen from above, seat 1 top left and on clockwise along the top row, back along the bottom
     row: each seat its number and card code; the checked traveller framed; the chain that counted underlined,
     its Scusa lit; the middle line says the count."""

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 
 from ..display import FONT, LINE
-from ..screens import BODY_LINES, COLUMNS, Screen, outcome_lines, paged, seat, wrap
+from ..screens import BODY_LINES, COLUMNS, Picture, Screen, outcome_lines, paged, seat, wrap
 from ..texts import text
 
 GAME = "leader1"
@@ -24,7 +24,7 @@ SEGMENTS = {0: "abcdef", 1: "bc", 2: "abged", 3: "abgcd", 4: "fgbc", 5: "afgcd",
 
 
 @dataclass(frozen=True)
-class Die:
+class Die(Picture):
     """A roll drawn big: the value as a tall 7-segment digit in a die outline, the colour in capital words
     beside it (never the colour alone), and what it means on the lines under the word."""
     value: int

@@ -1,19 +1,19 @@
 """Rette sich wer kann on the box: its words, the sea drawing, what each event shows, its replay summary."""
 from dataclasses import dataclass
 
-from luma.core.legacy import text as tiny_text
-from luma.core.legacy.font import TINY_FONT
-
 from engine.rules.lifeboats import LANES
 
-from ..screens import COLUMNS, Screen, outcome_lines, paged, picking, seat, seats
+from ..display import COMPACT_BAR, WIDTH, glyphs
+from ..screens import COLUMNS, Picture, Screen, outcome_lines, paged, picking, seat, seats
 from ..texts import text
 
 GAME = "lifeboats"
 COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco", "nero")
 
-ROW = 7  # pixels per lane row of the sea drawing: seven rows under the title
-SEATS_LEFT = 38  # where a boat's seats start; they share the rest of the width
+ROW = 8  # pixels per lane row of the sea drawing: a 7-row glyph and a dark row, seven under a compact title
+CODE, PROGRESS, HULL, SEATS_LEFT = 9, 22, 30, 34  # where a row's code, progress (moves made), the boat's side
+# and its seats start
+SLOT = 11  # the most pixels a seat takes; a big boat's (at most 10 seats) take 9
 LEAK, FREE = "leak", "free"
 
 
@@ -31,39 +31,44 @@ def _pawn(lang, seat_number, kind):
 
 
 @dataclass(frozen=True)
-class Sea:
-    """The seven lanes, one row each: lane number, boat code, progress or its fate, then its seats — a pawn
-    as its seat number (never a colour), an officer (the big pawn) cut out of a lit box; a leak as a lit box
-    with a hole; a free seat as a dash."""
+class Sea(Picture):
+    """The seven lanes, one row each: lane number, boat code, moves made or its fate, then its seats, each a
+    5×7 cell: a pawn as its seat number (never a colour), an officer (the big pawn) with a mark at its top
+    right; a leak as a lit block with a hole; a free seat as a dash. Rows are 8 pixels apart, so a mark never
+    reaches above or below its own glyph (an inverted box would touch the lanes beside it)."""
     rows: tuple  # per lane: None, or (code, progress text, slots); a slot is (seat number, officer), LEAK or FREE
-    slot: int  # pixels per seat: a 7-pixel box and the widest gap the boat size allows
+    slot: int  # pixels per seat: a 5-pixel glyph, the officer's mark and at least one dark column
+    compact_title = True
 
     def draw(self, draw, height=64):
         for lane, row in enumerate(self.rows):
-            top = height - ROW * (LANES - lane)
-            tiny_text(draw, (0, top), str(lane + 1), fill="white", font=TINY_FONT)
+            top = COMPACT_BAR + 1 + ROW * lane
+            glyphs(draw, (0, top), str(lane + 1))
             if row is None:
                 continue
             code, progress, slots = row
-            tiny_text(draw, (6, top), code, fill="white", font=TINY_FONT)
-            tiny_text(draw, (16, top), progress, fill="white", font=TINY_FONT)
+            glyphs(draw, (CODE, top), code)
+            if not slots:  # sunk or on an island: its fate where its seats were
+                glyphs(draw, (SEATS_LEFT, top), progress)
+                continue
+            glyphs(draw, (PROGRESS, top), progress)
+            draw.line((HULL, top, HULL, top + 6), fill="white")
             for i, slot in enumerate(slots):
                 x = SEATS_LEFT + i * self.slot
                 if slot == LEAK:
-                    draw.rectangle((x, top, x + 6, top + 4), fill="white")
-                    draw.rectangle((x + 2, top + 2, x + 4, top + 2), fill="black")
+                    draw.rectangle((x, top + 1, x + 4, top + 5), fill="white")
+                    draw.point((x + 2, top + 3), fill="black")
                 elif slot == FREE:
-                    draw.line((x, top + 4, x + 6, top + 4), fill="white")
+                    draw.line((x, top + 6, x + 4, top + 6), fill="white")
                 else:
                     number, officer = slot
+                    glyphs(draw, (x, top), number)
                     if officer:
-                        draw.rectangle((x, top - 1, x + 6, top + 5), fill="white")
-                    tiny_text(draw, (x + 2, top), number, fill="black" if officer else "white", font=TINY_FONT)
+                        draw.rectangle((x + 6, top, x + 7, top + 1), fill="white")
 
 
 def sea(view, lang, title):
     rows = [None] * LANES
-    moves = view["options"]["moves_to_island"]
     for colour, boat in view["boats"].items():
         if boat["lane"] is None:
             continue
@@ -73,8 +78,8 @@ def sea(view, lang, title):
             continue
         free = view["options"]["boat_seats"] - len(boat["pawns"]) - boat["leaks"]
         slots = [(str(s + 1), k == "officer") for s, k in boat["pawns"]] + [LEAK] * boat["leaks"] + [FREE] * free
-        rows[boat["lane"] - 1] = (code, f"{boat['progress']}/{moves}", tuple(slots))
-    slot = (128 - SEATS_LEFT) // view["options"]["boat_seats"]
+        rows[boat["lane"] - 1] = (code, str(boat["progress"]), tuple(slots))
+    slot = min(SLOT, (WIDTH - SEATS_LEFT) // view["options"]["boat_seats"])
     return Screen(title, picture=Sea(tuple(rows), slot))
 
 

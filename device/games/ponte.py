@@ -1,18 +1,17 @@
 """Il ponte traballante on the box: its words, its result pages, the bridge drawing, its replay summary."""
 from dataclasses import dataclass
 
-from luma.core.legacy import text as tiny_text
-from luma.core.legacy.font import TINY_FONT
+from engine.rules.ponte import CARD_NAMES, EAST_BANK, START, WEST_BANK
 
-from engine.rules.ponte import CARD_NAMES, START
-
-from ..screens import Screen, outcome_lines, paged, picking, seat
+from ..display import LINE, WIDTH, glyphs
+from ..screens import Picture, Screen, outcome_lines, paged, picking, seat
 from ..texts import text
 
 GAME = "ponte"
 
-SPACE = 6  # pixels per bridge space: 21 spaces across 126 pixels
-TOKEN_HEIGHT = 7
+SPACE = 5  # pixels per bridge space: 21 spaces across 105 pixels
+TRACK = 8  # where the spaces start, right of the seat number
+GLYPH = 7  # rows of a digit
 
 
 def say(lang, key, **values):
@@ -20,25 +19,28 @@ def say(lang, key, **values):
 
 
 @dataclass(frozen=True)
-class Bridge:
-    """The bridge: each meeple a lit box with its seat number cut out, stacked on its space above the planks,
-    so meeples on neighbouring spaces read as two numbers, never one."""
+class Bridge(Picture):
+    """The bridge as a track a seat: its number, the spaces as dots (the banks and the middle as ticks), its
+    meeple a lit block on its space and the space's number at the end. Meeples on neighbouring spaces are on
+    different rows, so they never read as one number."""
     positions: tuple
 
     def draw(self, draw, height=64):
-        base = height - 4
-        for space in range(1, 22):
-            x = 1 + (space - 1) * SPACE
-            draw.line((x, base, x + SPACE - 2, base), fill="white")
-            if space in (1, 11, 21):
-                draw.line((x + 2, base + 1, x + 2, base + 3), fill="white")
-        for space in set(self.positions):
-            x = 1 + (space - 1) * SPACE
-            here = [s for s, p in enumerate(self.positions) if p == space]
-            for level, seat_number in enumerate(here):
-                top = base - 1 - (level + 1) * (TOKEN_HEIGHT + 1)
-                draw.rectangle((x, top, x + 4, top + TOKEN_HEIGHT - 1), fill="white")
-                tiny_text(draw, (x + 1, top + 1), str(seat_number + 1), fill="black", font=TINY_FONT)
+        top = LINE + 1
+        pitch = min(LINE, (height - top) // len(self.positions))
+        for seat_number, space in enumerate(self.positions):
+            y = top + seat_number * pitch
+            glyphs(draw, (0, y), str(seat_number + 1))
+            for mark in range(WEST_BANK, EAST_BANK + 1):
+                x = TRACK + (mark - 1) * SPACE + 1
+                if mark in (WEST_BANK, START, EAST_BANK):
+                    draw.line((x, y + 2, x, y + GLYPH - 3), fill="white")
+                else:
+                    draw.point((x, y + GLYPH // 2), fill="white")
+            x = TRACK + (space - 1) * SPACE
+            draw.rectangle((x, y, x + SPACE - 2, y + GLYPH - 1), fill="white")
+            number = str(space)
+            glyphs(draw, (WIDTH - 6 * len(number), y), number)
 
 
 def live(view, lang):
