@@ -1,6 +1,7 @@
 """The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
 `arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is
-the composition root: it builds the table, the box and the web app, and hands the app what it needs."""
+the composition root: it builds the table, the box and the web app, and hands the app what it needs. It speaks
+the terminal's language (the `cli` messages of the catalogs)."""
 import argparse
 import json
 import logging
@@ -14,19 +15,19 @@ from pathlib import Path
 from engine.replay import LogError, replay
 
 from .games import presentation
+from .texts import said, terminal_language
 
 
 def replay_main(argv):
-    parser = argparse.ArgumentParser(prog="arbitro replay", description="Replay a game log and print its "
-                                     "final public view; exit 1 at the first line that breaks a rule.")
-    parser.add_argument("log", type=Path, help="a JSON Lines game log")
-    parser.add_argument("--json", action="store_true", help="print the final public view as one JSON object")
-    parser.add_argument("--seed", type=int, help="draw the chance outcomes the log lacks from this seed")
+    parser = argparse.ArgumentParser(prog="arbitro replay", description=said("replay_about"))
+    parser.add_argument("log", type=Path, help=said("replay_log"))
+    parser.add_argument("--json", action="store_true", help=said("replay_json"))
+    parser.add_argument("--seed", type=int, help=said("replay_seed"))
     args = parser.parse_args(argv)
     try:
         text = args.log.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        parser.exit(2, f"arbitro replay: cannot read {args.log}: {e}\n")
+        parser.exit(2, f"arbitro replay: {said('cannot_read', path=args.log, error=e)}\n")
     try:
         record = replay(text, seed=args.seed)
     except LogError as e:
@@ -46,20 +47,19 @@ def labels_main(argv):
 
     from .config import ConfigError, load_pinmap
     from .labels import layout, pdf, svg
-    parser = argparse.ArgumentParser(prog="arbitro labels", description="Write printable pad labels for a game "
-                                     "(A4, a strip per seat): SVG or PDF, by the file's extension.")
+    parser = argparse.ArgumentParser(prog="arbitro labels", description=said("labels_about"))
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
-    parser.add_argument("--out", required=True, type=Path, help="the file to write: labels.svg or labels.pdf")
-    parser.add_argument("--lang", choices=LANGUAGES, default="it")
-    parser.add_argument("--seats", type=bounded(int, 1, 12),
-                        help="the players of the game (default: the most it takes); a strip for each one with a pad")
+    parser.add_argument("--out", required=True, type=Path, help=said("labels_out"))
+    parser.add_argument("--lang", choices=LANGUAGES, default="it", help=said("labels_lang"))
+    parser.add_argument("--seats", type=bounded(int, 1, 12), help=said("labels_seats"))
     add_pinmap_option(parser)
     args = parser.parse_args(argv)
     if args.out.suffix.lower() not in (".svg", ".pdf"):
-        parser.exit(2, f"arbitro labels: {args.out} must end in .svg or .pdf\n")
+        parser.exit(2, f"arbitro labels: {said('labels_suffix', path=args.out)}\n")
     low, high = GAMES[args.game].SEATS
     if args.seats is not None and not low <= args.seats <= high:
-        parser.exit(2, f"arbitro labels: {GAMES[args.game].TITLE} takes {low} to {high} players, not {args.seats}\n")
+        players = said("players", game=GAMES[args.game].TITLE, low=low, high=high, n=args.seats)
+        parser.exit(2, f"arbitro labels: {players}\n")
     try:
         wired = len(load_pinmap(args.pinmap).seats)
     except ConfigError as e:
@@ -72,26 +72,24 @@ def labels_main(argv):
         else:
             args.out.write_bytes(pdf(shapes))
     except OSError as e:
-        parser.exit(2, f"arbitro labels: cannot write {args.out}: {e}\n")
-    print(f"arbitro labels: {args.out}: {seats} strips for {args.game} ({args.lang})", file=sys.stderr)
+        parser.exit(2, f"arbitro labels: {said('cannot_write', path=args.out, error=e)}\n")
+    print(f"arbitro labels: {said('labels_written', path=args.out, n=seats, game=args.game, lang=args.lang)}",
+          file=sys.stderr)
     return 0
 
 
 def doctor_main(argv):
     from .config import ConfigError, load_pinmap
     from .doctor import run
-    parser = argparse.ArgumentParser(prog="arbitro doctor", description="Check a box as it is built: the pin map, "
-                                     "the GPIO back-end, the display, the buzzer, stuck keys and shorted "
-                                     "columns; then name each press live. Exit 1 if anything needs fixing.")
+    parser = argparse.ArgumentParser(prog="arbitro doctor", description=said("doctor_about"))
     add_pinmap_option(parser)
-    parser.add_argument("--seconds", type=bounded(float, 0, 3600), default=60.0,
-                        help="how long to name presses (default 60; 0: only the checks)")
-    parser.add_argument("--mock", action="store_true", help="on mock pins, as `arbitro --mock` runs")
+    parser.add_argument("--seconds", type=bounded(float, 0, 3600), default=60.0, help=said("doctor_seconds"))
+    parser.add_argument("--mock", action="store_true", help=said("doctor_mock"))
     args = parser.parse_args(argv)
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
-        print(f"PROBLEM: {e}", file=sys.stderr)
+        print(said("problem", line=e), file=sys.stderr)
         return 1
     choose_pins(pinmap, args.mock)
     return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock,
@@ -101,12 +99,11 @@ def doctor_main(argv):
 def wiring_main(argv):
     from .config import ConfigError, load_pinmap
     from .wiring import markdown_table, svg
-    parser = argparse.ArgumentParser(prog="arbitro wiring", description="Draw the pin map's wiring diagram (SVG), "
-                                     "or print its pin table (Markdown, as in hardware/wiring.md).")
+    parser = argparse.ArgumentParser(prog="arbitro wiring", description=said("wiring_about"))
     add_pinmap_option(parser)
     what = parser.add_mutually_exclusive_group(required=True)
-    what.add_argument("--out", type=Path, help="the SVG file to write")
-    what.add_argument("--table", action="store_true", help="print the pin table")
+    what.add_argument("--out", type=Path, help=said("wiring_out"))
+    what.add_argument("--table", action="store_true", help=said("wiring_table"))
     args = parser.parse_args(argv)
     try:
         pinmap = load_pinmap(args.pinmap)
@@ -116,12 +113,12 @@ def wiring_main(argv):
         print(markdown_table(pinmap), end="")
         return 0
     if args.out.suffix.lower() != ".svg":
-        parser.exit(2, f"arbitro wiring: {args.out} must end in .svg\n")
+        parser.exit(2, f"arbitro wiring: {said('wiring_suffix', path=args.out)}\n")
     try:
         args.out.write_text(svg(pinmap, args.pinmap.name), encoding="utf-8")
     except OSError as e:
-        parser.exit(2, f"arbitro wiring: cannot write {args.out}: {e}\n")
-    print(f"arbitro wiring: {args.out}: the wiring of {args.pinmap.name}", file=sys.stderr)
+        parser.exit(2, f"arbitro wiring: {said('cannot_write', path=args.out, error=e)}\n")
+    print(f"arbitro wiring: {said('wiring_written', path=args.out, name=args.pinmap.name)}", file=sys.stderr)
     return 0
 
 
@@ -142,7 +139,7 @@ def summary(shown):
 def add_pinmap_option(parser):
     from .config import DEFAULT_PINMAP
     parser.add_argument("--pinmap", type=Path, default=Path(os.environ.get("ARBITRO_PINMAP", DEFAULT_PINMAP)),
-                        help="the box's pin map (default: $ARBITRO_PINMAP, else hardware/pinmap.toml)")
+                        help=said("pinmap_option"))
 
 
 SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
@@ -167,39 +164,33 @@ def bounded(kind, low, high):
         try:
             value = kind(raw)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {raw!r}") from None
+            raise argparse.ArgumentTypeError(said("not_a_number", value=raw)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {raw}")
+            raise argparse.ArgumentTypeError(said("between", low=low, high=high, value=raw))
         return value
     return parse
 
 
 def box_main(argv):
-    parser = argparse.ArgumentParser(prog="arbitro", description="Run the Arbitro box. Also: `arbitro replay LOG`, "
-                                     "`arbitro labels`, `arbitro doctor`, `arbitro wiring` (each with --help).")
-    parser.add_argument("--mock", action="store_true", help="desktop mock mode: mock pins, emulated OLED, "
-                        "the virtual box at /box")
-    parser.add_argument("--host", default=None, help="address to serve on (default: 127.0.0.1 with --mock, "
-                        "else 0.0.0.0)")
-    parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000)
+    parser = argparse.ArgumentParser(prog="arbitro", description=said("box_about"))
+    parser.add_argument("--mock", action="store_true", help=said("box_mock"))
+    parser.add_argument("--host", default=None, help=said("box_host"))
+    parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000, help=said("box_port"))
     parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
-                        help="where the journal lives (default: ./data)")
+                        help=said("box_data"))
     add_pinmap_option(parser)
-    parser.add_argument("--game", help="start this game unless one is unfinished")
-    parser.add_argument("--seats", type=int, help="players for --game")
-    parser.add_argument("--reveal-delay", type=bounded(float, 0, 10),
-                        help="seconds picks may change after the last lock-in (0 to 10)")
-    parser.add_argument("--rolls", type=faces, default=(),
-                        help="mock mode only, for demos and tests: the d12 faces (0–11, comma-separated) the box "
-                             "rolls first, in order; then it rolls live")
+    parser.add_argument("--game", help=said("box_game"))
+    parser.add_argument("--seats", type=int, help=said("box_seats"))
+    parser.add_argument("--reveal-delay", type=bounded(float, 0, 10), help=said("box_reveal_delay"))
+    parser.add_argument("--rolls", type=faces, default=(), help=said("box_rolls"))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
     # A phone that leaves mid-stream is said once, by the stream itself: not again by waitress.
     logging.getLogger("waitress").addFilter(lambda record: not record.getMessage().startswith("Client disconnected"))
     if (args.game is None) != (args.seats is None):
-        parser.error("--game and --seats go together")
+        parser.error(said("game_and_seats"))
     if args.rolls and not args.mock:
-        parser.error("--rolls is for mock mode only: a real box always rolls live")
+        parser.error(said("rolls_mock_only"))
     try:
         return serve(args)
     except StartError as e:
@@ -210,9 +201,9 @@ def faces(value):
     try:
         found = tuple(int(face) for face in value.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"faces 0–11 separated by commas, not {value!r}") from None
+        raise argparse.ArgumentTypeError(said("faces", value=value)) from None
     if not all(0 <= face <= 11 for face in found):
-        raise argparse.ArgumentTypeError(f"faces 0–11 separated by commas, not {value!r}")
+        raise argparse.ArgumentTypeError(said("faces", value=value))
     return found
 
 
@@ -235,7 +226,8 @@ def power_off():
     a polkit rule for logind's power-off."""
     done = subprocess.run(["systemctl", "poweroff"], capture_output=True, text=True)
     if done.returncode:
-        logging.error("cannot power off: %s", done.stderr.strip() or f"systemctl exited {done.returncode}")
+        logging.error("%s", said("cannot_power_off",
+                                 error=done.stderr.strip() or said("systemctl_exited", code=done.returncode)))
     return done.returncode == 0
 
 
@@ -260,6 +252,7 @@ def serve(args):
     from engine.rules import Rejected
     from engine.state_file import StateFile
     from engine.table import Table
+    from engine.words import render
     from web_companion import create_app
     from web_companion.streams import WAITERS
 
@@ -290,18 +283,14 @@ def serve(args):
         raise StartError(e) from None
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
-        raise StartError(f"the box's hardware is not answering ({type(e).__name__}: {e}); on a computer "
-                         "without the box, run `arbitro --mock`") from None
+        raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
     if args.mock and not is_loopback(host):
-        print(f"arbitro: WARNING: mock mode on {host}: anyone who can reach this address may press every "
-              "button of the virtual box (/box/press) and acts as the host (start, undo, end games, download "
-              "the log with every secret once a game is over). Serve mock mode on 127.0.0.1 unless you mean "
-              "it.", file=sys.stderr, flush=True)
+        print(f"arbitro: {said('mock_exposed', host=host)}", file=sys.stderr, flush=True)
     try:
         if args.game and (table.game is None or table.view()["over"]):
             box.new_game(args.game, args.seats)
         elif table.game:
-            print(f"arbitro: resuming the unfinished {table.game} game from {args.data}", file=sys.stderr)
+            print(f"arbitro: {said('resuming', game=table.game, data=args.data)}", file=sys.stderr)
         try:
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
             # for everything else. Idle connections cost no thread; poll() has no 1,024-descriptor limit.
@@ -310,14 +299,12 @@ def serve(args):
                                             threads=WAITERS + SPARE_THREADS, connection_limit=2000,
                                             channel_timeout=60, asyncore_use_poll=True, ident="arbitro")
         except OSError as e:
-            raise StartError(f"cannot serve on {host}:{args.port} ({e.strerror or e}): is another program "
-                             f"using that port? Try --port") from None
-        print(f"arbitro: serving on {url}" + (f" — the virtual box is at {url}/box" if args.mock else ""),
-              file=sys.stderr, flush=True)
+            raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
+        print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)
         box.start()
         server.run()
     except Rejected as e:
-        raise StartError(e) from None
+        raise StartError(render(terminal_language(), e.message)) from None
     finally:
         box.close()
         table.close()

@@ -1,7 +1,8 @@
 """`arbitro doctor`: the first command a builder runs. It checks the pin map, names gpiozero's back-end, finds
 the display on its bus and puts a test screen on it, sounds the buzzer, looks for stuck keys and shorted
 columns, then names each press live (warning of keys that could be ghosts) until its time is up. Every
-problem is one line that says what to check; the exit status counts them."""
+problem is one line that says what to check; the exit status counts them. It speaks the terminal's language
+(the `cli` messages of the catalogs)."""
 import importlib.util
 import threading
 import time
@@ -15,24 +16,31 @@ from .display import Panel, device_opener, render
 from .pads import make_pads, wires
 from .screens import Screen
 from .sounds import Sounds
+from .texts import said
 
 BACKENDS = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO", "pigpio": "pigpio"}  # gpiozero's name -> its module
 FACTORIES = {"LGPIOFactory": "lgpio", "RPiGPIOFactory": "rpigpio", "PiGPIOFactory": "pigpio",
              "NativeFactory": "native", "MockFactory": "mock"}
 I2C_ADDRESSES = range(0x08, 0x78)  # what i2cdetect scans: the rest are reserved
-TEST_SCREEN = Screen("Arbitro doctor", ("Press each key:", "the terminal", "names it."))
+
+
+def doctor_screen():
+    """What the display shows while the doctor runs."""
+    return Screen("Arbitro doctor", tuple(said("doctor_screen").split("\n")))
 
 
 def key_name(key):
     """How a person names a key: players from 1."""
     kind, *where = key
-    return f"player {where[0] + 1}, button {where[1]}" if kind == "seat" else f"host panel, {where[0]}"
+    if kind == "seat":
+        return said("doctor_seat_key", player=where[0] + 1, button=where[1])
+    return said("doctor_host_key", button=where[0])
 
 
 def wired_at(pinmap, key):
     """Where a key's wires go, for a builder with a multimeter."""
     pins = wires(pinmap)[key]
-    return f"row GPIO {pins[0]}, column GPIO {pins[1]}" if len(pins) == 2 else f"GPIO {pins[0]}"
+    return said("doctor_wired_matrix", row=pins[0], column=pins[1]) if len(pins) == 2 else f"GPIO {pins[0]}"
 
 
 class Doctor:
@@ -53,65 +61,63 @@ class Doctor:
 
     def problem(self, line):
         self.problems += 1
-        self.say("PROBLEM: " + line)
+        self.say(said("problem", line=line))
 
     def describe(self, source):
         p = self.pinmap
-        pads = f"{len(p.seats)} pads"
-        wiring = (f"key matrix: {pads} and the host panel on {len(p.seats) + 1} rows, {len(p.columns)} columns"
-                  if p.wiring == "matrix" else f"direct wiring: {pads} and the host panel, a pin per button")
-        bus = (f"I2C bus {p.i2c_bus} at 0x{p.i2c_address:02X}" if p.interface == "i2c"
+        wiring = (said("doctor_matrix", n=len(p.seats), rows=len(p.seats) + 1, columns=len(p.columns))
+                  if p.wiring == "matrix" else said("doctor_direct", n=len(p.seats)))
+        bus = (said("doctor_i2c_bus", bus=p.i2c_bus, address=f"0x{p.i2c_address:02X}") if p.interface == "i2c"
                else f"SPI{p.spi_port} CE{p.spi_device}, DC GPIO {p.dc}, reset GPIO {p.reset}")
-        buzzer = f"buzzer on GPIO {p.buzzer} ({p.buzzer_kind})" if p.buzzer is not None else "no buzzer"
-        self.say(f"pin map {source}: OK: {BOARD_NAMES[p.board]}, {wiring}; {p.driver.upper()} on {bus}; {buzzer}")
+        buzzer = (said("doctor_buzzer_on", pin=p.buzzer, kind=p.buzzer_kind) if p.buzzer is not None
+                  else said("doctor_no_buzzer"))
+        self.say(said("doctor_pinmap", source=source, board=BOARD_NAMES[p.board], wiring=wiring,
+                      driver=p.driver.upper(), bus=bus, buzzer=buzzer))
 
     def backend(self):
         """Which of gpiozero's back-ends are installed and which one is in use; False if none works here."""
         from gpiozero import Device
         installed = [name for name, module in BACKENDS.items() if _installed(module)]
-        self.say("GPIO back-ends installed: " + (", ".join(installed) or "none"))
+        self.say(said("doctor_backends", names=", ".join(installed) or said("none")))
         if self.pin_factory is None:
             with warnings.catch_warnings(record=True) as fallbacks:
                 warnings.simplefilter("always")
                 try:
                     Device.ensure_pin_factory()
                 except Exception as e:  # gpiozero's BadPinFactory, or the chosen back-end failing to load
-                    self.problem(f"no GPIO back-end works here ({e}); on a Pi, install the pi extra "
-                                 "(hardware/install.sh); on a computer, run `arbitro doctor --mock`")
+                    self.problem(said("doctor_no_backend", error=e))
                     return False
             for fallback in fallbacks:
                 self.say(f"  ({fallback.message})")
             self.pin_factory = Device.pin_factory
         name = type(self.pin_factory).__name__
-        self.say(f"GPIO back-end in use: {FACTORIES.get(name, name)}"
-                 + (" (mock pins: nothing is wired)" if name == "MockFactory" else ""))
+        self.say(said("doctor_mock_backend") if name == "MockFactory"
+                 else said("doctor_backend", name=FACTORIES.get(name, name)))
         return True
 
     def display(self):
         """Find the display on its bus, then open it and show the test screen."""
         p = self.pinmap
         if self.mock:
-            self.say("display: mock mode, the emulated display (no bus to look on)")
+            self.say(said("doctor_mock_display"))
             return
         if p.interface == "i2c" and not self._i2c_answers():
             return
         if p.interface == "spi" and not (self.devices / f"spidev{p.spi_port}.{p.spi_device}").exists():
-            self.problem(f"SPI is off (no {self.devices}/spidev{p.spi_port}.{p.spi_device}): turn it on with "
-                         "`sudo raspi-config nonint do_spi 0` and reboot")
+            self.problem(said("doctor_spi_off", path=self.devices / f"spidev{p.spi_port}.{p.spi_device}"))
             return
         try:
-            Panel(device_opener(p, False, self.pin_factory)()).send(render(TEST_SCREEN))
+            Panel(device_opener(p, False, self.pin_factory)()).send(render(doctor_screen()))
         except Exception as e:  # whatever the driver or bus raises: the builder needs to read it
-            self.problem(f"the {p.driver.upper()} did not take a frame ({type(e).__name__}: {e})")
+            self.problem(said("doctor_no_frame", driver=p.driver.upper(), error=f"{type(e).__name__}: {e}"))
             return
-        self.say(f"display: the {p.driver.upper()} took a test screen; it should read {TEST_SCREEN.title!r}")
+        self.say(said("doctor_frame", driver=p.driver.upper(), title=doctor_screen().title))
 
     def _i2c_answers(self):
         p = self.pinmap
         path = self.devices / f"i2c-{p.i2c_bus}"
         if not path.exists():
-            self.problem(f"I2C bus {p.i2c_bus} is off (no {path}): turn it on with `sudo raspi-config nonint "
-                         "do_i2c 0` and reboot")
+            self.problem(said("doctor_i2c_off", bus=p.i2c_bus, path=path))
             return False
         if self.smbus is None:
             from smbus2 import SMBus
@@ -119,7 +125,7 @@ class Doctor:
         try:
             bus = self.smbus(p.i2c_bus)
         except OSError as e:
-            self.problem(f"cannot open {path} ({e.strerror or e}): is this user in the i2c group?")
+            self.problem(said("doctor_i2c_cannot_open", path=path, error=e.strerror or e))
             return False
         found = []
         try:
@@ -131,30 +137,28 @@ class Doctor:
                     pass  # nothing answers there
         finally:
             bus.close()
-        listed = ", ".join(f"0x{a:02X}" for a in found)
+        listed, address = ", ".join(f"0x{a:02X}" for a in found), f"0x{p.i2c_address:02X}"
         if p.i2c_address in found:
-            self.say(f"display: something answers at 0x{p.i2c_address:02X} on I2C bus {p.i2c_bus}"
-                     + (f" (the bus has: {listed})" if len(found) > 1 else ""))
+            self.say(said("doctor_i2c_found_among", address=address, bus=p.i2c_bus, found=listed) if len(found) > 1
+                     else said("doctor_i2c_found", address=address, bus=p.i2c_bus))
             return True
         if found:
-            self.problem(f"nothing answers at 0x{p.i2c_address:02X} on I2C bus {p.i2c_bus}, but {listed} does: "
-                         "if that is the display, set i2c_address in the pin map's [display]")
+            self.problem(said("doctor_i2c_elsewhere", address=address, bus=p.i2c_bus, found=listed))
         else:
-            self.problem(f"nothing answers on I2C bus {p.i2c_bus}: check the display's VCC and GND, SDA on "
-                         "GPIO 2 and SCL on GPIO 3")
+            self.problem(said("doctor_i2c_silent", bus=p.i2c_bus))
         return False
 
     def buzzer(self, sleep=time.sleep):
         if self.pinmap.buzzer is None:
             return
-        self.sounds = self._claim("the buzzer's pin", lambda: Sounds(
+        self.sounds = self._claim(said("doctor_buzzer_pin"), lambda: Sounds(
             self.pinmap.buzzer, self.pinmap.buzzer_kind, pin_factory=self.pin_factory, sleep=sleep))
         if self.sounds:
             self.sounds.play("reveal")
-            self.say(f"buzzer: a chord now, and a tick at each press (GPIO {self.pinmap.buzzer})")
+            self.say(said("doctor_buzzer", pin=self.pinmap.buzzer))
 
     def open_pads(self):
-        self.pads = self._claim("the pads' pins", lambda: make_pads(
+        self.pads = self._claim(said("doctor_pads_pins"), lambda: make_pads(
             self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
             lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory))
         return self.pads is not None
@@ -164,8 +168,7 @@ class Doctor:
         try:
             return open_devices()
         except (GPIOZeroError, OSError) as e:
-            self.problem(f"cannot use {what} ({type(e).__name__}: {e}): if the box is running, stop it first "
-                         "(`sudo systemctl stop arbitro`)")
+            self.problem(said("doctor_pins_taken", what=what, error=f"{type(e).__name__}: {e}"))
             return None
 
     def at_start(self):
@@ -178,15 +181,13 @@ class Doctor:
                 scanner.scan()
             shorted = scanner.idle_columns()
             for column in shorted:
-                self.problem(f"column {column + 1} (GPIO {self.pinmap.columns[column]}) reads low with no row "
-                             "driven: it is shorted to ground")
+                self.problem(said("doctor_column_shorted", column=column + 1, pin=self.pinmap.columns[column]))
         for key in self.pads.held():
             if shorted and self.pads.places[key][1] in shorted:
                 continue  # every key of a shorted column reads pressed: the column is the one problem
-            self.problem(f"{key_name(key)} reads pressed before anyone presses it ({wired_at(self.pinmap, key)}): "
-                         "a stuck switch or a short, or a finger on it")
+            self.problem(said("doctor_key_stuck", key=key_name(key), wires=wired_at(self.pinmap, key)))
         if self.problems == before:
-            self.say("pads: no key reads pressed at start" + (", no column shorted" if scanner else ""))
+            self.say(said("doctor_pads_clear_matrix" if scanner else "doctor_pads_clear"))
         self.watching = True
         self.pads.start()  # from now on the pads read on their own, each press named as it comes
 
@@ -208,22 +209,21 @@ class Doctor:
             return
         self.ghosts_told.add(ghosts)
         names = "; ".join(key_name(self.pads.keys[r][c]) for r, c in sorted(ghosts) if self.pads.keys[r][c])
-        self.say(f"WARNING: keys at the corners of a rectangle read pressed together ({names}). If all of them "
-                 "are held, fine; if one is not, its ghost shows a diode missing or in backwards")
+        self.say(said("doctor_ghosts", keys=names))
 
     def watch(self, seconds, sleep=time.sleep):
         if seconds <= 0:
             return
-        self.say(f"press each key: each press is named here for {seconds:g} s (Ctrl-C ends sooner)")
+        self.say(said("doctor_watch", seconds=seconds))
         try:
             sleep(seconds)
         except KeyboardInterrupt:
             pass
         keys = list(wires(self.pinmap))
         missing = [k for k in keys if k not in self.pressed]
-        self.say(f"{len(keys) - len(missing)} of {len(keys)} keys pressed")
+        self.say(said("doctor_pressed", n=len(keys) - len(missing), keys=len(keys)))
         if self.pressed and missing:
-            self.say("not pressed: " + _by_pad(missing))
+            self.say(said("doctor_not_pressed", keys=_by_pad(missing)))
 
     def close(self):
         for part in (self.pads, self.sounds):
@@ -242,10 +242,10 @@ def _by_pad(keys):
     """Keys grouped by pad: "player 1 (buttons 3 4), host panel (undo)"."""
     pads = {}
     for kind, *where in keys:
-        pad = f"player {where[0] + 1}" if kind == "seat" else "host panel"
-        pads.setdefault(pad, []).append(str(where[-1]))
-    return ", ".join(f"{pad} ({'buttons ' if pad != 'host panel' else ''}{' '.join(names)})"
-                     for pad, names in pads.items())
+        pads.setdefault(where[0] if kind == "seat" else None, []).append(str(where[-1]))
+    return ", ".join(said("doctor_host_buttons", buttons=" ".join(names)) if seat is None
+                     else said("doctor_seat_buttons", player=seat + 1, buttons=" ".join(names))
+                     for seat, names in pads.items())
 
 
 def run(pinmap, source, *, seconds, mock, say=print, sleep=time.sleep, **options):
@@ -261,5 +261,5 @@ def run(pinmap, source, *, seconds, mock, say=print, sleep=time.sleep, **options
                 doctor.watch(seconds, sleep)
     finally:
         doctor.close()
-    say("no problems found" if not doctor.problems else f"{doctor.problems} problem(s): see PROBLEM above")
+    say(said("doctor_problems", n=doctor.problems) if doctor.problems else said("doctor_no_problems"))
     return doctor.problems

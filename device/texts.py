@@ -1,6 +1,8 @@
-"""What the OLED and the pads' labels say: the `box` messages of the catalogs (engine/words.py), a game's own
-before the shared ones."""
-from engine.words import SHARED, lookup
+"""What the OLED and the pads' labels say (the `box` messages of the catalogs, engine/words.py, a game's own
+before the shared ones), and what builders read in a terminal (the `cli` messages)."""
+import os
+
+from engine.words import SHARED, lookup, say
 
 
 def text(language, key, game=None, /, **values):
@@ -15,3 +17,17 @@ def text(language, key, game=None, /, **values):
     if found is None:
         found = " ".join(word(part) or part for part in key.split(" "))
     return found
+
+
+def terminal_language(environ=os.environ):
+    """The terminal's language as gettext finds it (the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that is
+    set): Italian when that names Italian, else English."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return "it" if environ[name].lower().startswith("it") else "en"
+    return "en"
+
+
+def said(key, /, **values):
+    """A `cli` message, in the terminal's language."""
+    return say(terminal_language(), SHARED, "cli", key, **values)

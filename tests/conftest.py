@@ -9,6 +9,13 @@ from engine.table import Table
 DIRECT_PINMAP = DEFAULT_PINMAP.with_name("pinmap-direct.toml")  # four pads, a pin per button
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The commands speak the terminal's language: the tests read English unless a test says otherwise (the
+    variable reaches the commands the tests start, too)."""
+    monkeypatch.setenv("LANGUAGE", "en")
+
+
 def picks(state, *cards, start=0):
     """Apply one pick per seat (None = that seat does not pick now), seat `start` first."""
     for offset, card in enumerate(cards):

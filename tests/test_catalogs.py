@@ -123,3 +123,41 @@ def test_an_italian_phone_reads_the_rules_reason_in_italian():
     assert render("it", refused.value.message) == ("il maestro di Custode del fuoco del giocatore 2 nel villaggio 8 "
                                                    "ha già uno studente")
     assert str(refused.value) == "the Firekeeper master of player 2 in village 8 already has a student"
+
+
+COMMAND_NAME = re.compile(r"[Aa]rbitro [a-z]+(: )?")
+NOT_OURS = {"Client disconnected"}  # waitress's words: its log lines are matched, not said
+
+
+def prose(path, skip=("summary",)):
+    """String constants of `path` that read as words: docstrings, the commands' names and the replay's text
+    `summary` (a developer's check, in English; `--json` is what the replay promises) aside."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    skipped = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name in skip
+               for inner in ast.walk(node)}
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings | skipped and re.search(r"[A-Za-z]{2,} [a-z]{2,}", node.value)
+            and not COMMAND_NAME.fullmatch(node.value) and node.value not in NOT_OURS]
+
+
+@pytest.mark.parametrize("name", ["cli.py", "doctor.py"])
+def test_what_builders_read_in_a_terminal_is_in_the_catalogs(name):
+    """Every sentence of the commands is a `cli` message; each one they name is in both catalogs."""
+    path = ROOT / "device" / name
+    assert prose(path) == []
+    named = {call.args[0].value for call in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "said" and call.args
+             and isinstance(call.args[0], ast.Constant)}
+    assert len(named) > 20
+    assert [key for key in sorted(named) if ("cli", key) not in messages("it", SHARED)] == []
+
+
+@pytest.mark.parametrize(("environ", "language"), [
+    ({"LANG": "it_IT.UTF-8"}, "it"), ({"LANGUAGE": "it:en", "LANG": "en_GB.UTF-8"}, "it"),
+    ({"LC_ALL": "C.UTF-8", "LANG": "it_IT.UTF-8"}, "en"), ({"LC_MESSAGES": "it_CH"}, "it"), ({}, "en")])
+def test_the_terminal_language_is_the_one_gettext_would_find(environ, language):
+    from device.texts import terminal_language
+    assert terminal_language(environ) == language

@@ -10,7 +10,7 @@ import pytest
 
 from device.config import load_pinmap
 from device.display import render
-from device.doctor import TEST_SCREEN, Doctor, run
+from device.doctor import Doctor, run, doctor_screen
 from tests.conftest import DIRECT_PINMAP
 from tests.test_display import Wire, panel_ram
 
@@ -181,7 +181,7 @@ def test_the_display_is_looked_for_on_its_i2c_bus(doctor, tmp_path, monkeypatch,
         assert checking.lines[1:] == [] and wire.sent == []  # the driver is not even opened
         return
     assert checking.lines[1:] == ["display: the SSD1306 took a test screen; it should read 'Arbitro doctor'"]
-    assert panel_ram(wire, "ssd1306").tobytes() == render(TEST_SCREEN).tobytes()
+    assert panel_ram(wire, "ssd1306").tobytes() == render(doctor_screen()).tobytes()
 
 
 def test_a_display_on_spi_needs_spi_turned_on(doctor, tmp_path):
@@ -226,8 +226,33 @@ def test_pins_another_program_holds_are_a_problem_that_says_to_stop_the_box(pin_
     finally:
         for device in held:
             device.close()
-    assert found == 2 and lines[-1] == "2 problem(s): see PROBLEM above"
+    assert found == 2 and lines[-1] == "2 problems: see PROBLEM above"
     assert [line.split(" (")[0] for line in problems(lines)] == ["PROBLEM: cannot use the buzzer's pin",
                                                                  "PROBLEM: cannot use the pads' pins"]
     assert all(line.endswith("if the box is running, stop it first (`sudo systemctl stop arbitro`)")
                for line in problems(lines))
+
+
+def test_an_italian_terminal_reads_the_doctor_in_italian():
+    done = arbitro("doctor", "--mock", "--seconds", "0", LANGUAGE="", LANG="it_IT.UTF-8")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello dell'host su " \
+                                                     "13 righe e 8 colonne" in lines[0]
+    assert "back-end GPIO in uso: mock (pin simulati: niente è collegato)" in lines
+    assert lines[-1] == "nessun problema trovato"
+
+
+def test_an_italian_terminal_counts_the_problems_in_italian(pin_factory, monkeypatch):
+    from gpiozero import DigitalInputDevice
+    monkeypatch.setenv("LANGUAGE", "it")
+    held = DigitalInputDevice(27, pin_factory=pin_factory)  # the buzzer's pin
+    lines = []
+    try:
+        found = run(load_pinmap(), "pinmap.toml", seconds=0, mock=True, say=lines.append, pin_factory=pin_factory)
+    finally:
+        held.close()
+    assert found == 1 and lines[-1] == "1 problema: vedi PROBLEMA sopra"
+    assert problems(lines) == []  # PROBLEM is English: the Italian line says PROBLEMA
+    assert [line.split(" (")[0] for line in lines if line.startswith("PROBLEMA: ")] == [
+        "PROBLEMA: non posso usare il pin del cicalino"]
