@@ -1,4 +1,5 @@
 """The box: a table, its pads and host panel, the host menu and the OLED."""
+import contextlib
 import logging
 import time
 from dataclasses import replace
@@ -64,7 +65,8 @@ class Box:
         self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, self.key_released, clock=clock,
                               schedule=schedule, pin_factory=pin_factory)
         self._game_id = self._seats = None  # the game the presenter (and the claims) have caught up with
-        table.subscribe(lambda version: self.refresh())
+        self._inputs = 0  # inputs of the box's own under way: each refreshes the OLED once, when it is done
+        table.subscribe(self._table_changed)
         self.refresh()
 
     def start(self):
@@ -188,8 +190,25 @@ class Box:
             return self.table.act(action)
         return self._seat_input(seat, act)
 
-    def _seat_input(self, seat, act, **about):
+    def _table_changed(self, version):
+        if not self._inputs:  # a change from elsewhere (a phone, the host page, a timer): the OLED follows it
+            self.refresh()
+
+    @contextlib.contextmanager
+    def _input(self):
+        """An input of the box's own, under the table's lock: the OLED is refreshed once, when the outermost
+        input is done, not again for each change the table announces meanwhile."""
         with self.table.lock:
+            self._inputs += 1
+            try:
+                yield
+            finally:
+                self._inputs -= 1
+                if not self._inputs:
+                    self.refresh()
+
+    def _seat_input(self, seat, act, **about):
+        with self._input():
             mark = self.presenter.mark()
             self.overlay = None
             try:
@@ -207,7 +226,6 @@ class Box:
                            "error": render(self.lang, e.message), "refusal": e}
                 self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
                 self.overlay = screens.refused(outcome["error"])
-            self.refresh()
             return outcome
 
     def has_phone(self, seat):
@@ -225,7 +243,7 @@ class Box:
             return self._guarded(("host", name), lambda: self._host_press(name))
 
     def _host_press(self, name):
-        with self.table.lock:
+        with self._input():
             self.overlay = None
             if not self.menu.press(name):
                 if name in ("ok", "next"):
@@ -233,7 +251,6 @@ class Box:
                 elif name == "prev":
                     self.presenter.back()
             self.notice = None
-            self.refresh()
             return {"host": name, "status": "done", "message": self.menu.message}
 
     def _menu_held(self, press):
@@ -249,11 +266,10 @@ class Box:
 
     def host_act(self, act):
         """A host action from a phone: act(table) under the box's lock, then the OLED follows."""
-        with self.table.lock:
+        with self._input():
             result = act(self.table)
             self.menu.mode = None
             self.cursors.clear()
-            self.refresh()
             return result
 
     def set_language(self, language):

@@ -85,9 +85,11 @@ class Panel:
         pages = column_bytes(image)
         for page, columns in enumerate(pages):
             old = None if self.pages is None else self.pages[page]
-            changed = [x for x in range(len(columns)) if old is None or old[x] != columns[x]]
-            if changed:
-                self._write(page, changed[0], columns[changed[0]:changed[-1] + 1])
+            if old == columns:
+                continue
+            changed = (range(len(columns)) if old is None
+                       else [x for x, (was, now) in enumerate(zip(old, columns)) if was != now])
+            self._write(page, changed[0], columns[changed[0]:changed[-1] + 1])
         self.pages = pages
 
     def _write(self, page, column, data):
@@ -101,10 +103,11 @@ class Panel:
 
 def column_bytes(image):
     """A 1-bit image as an OLED's RAM holds it: per 8-row page, a byte per column, its top row the low bit."""
-    width, height = image.size
-    pixels = image.load()
-    return [bytes(sum(1 << bit for bit in range(8) if pixels[x, page * 8 + bit]) for x in range(width))
-            for page in range(height // 8)]
+    # PIL packs a 1-bit row 8 pixels a byte, its first pixel the high bit. Turned a quarter clockwise, the
+    # image's columns are rows read bottom to top: each one packs into its pages' bytes, the last page first.
+    pages = image.size[1] // 8
+    packed = image.transpose(Image.Transpose.ROTATE_270).tobytes()
+    return [packed[pages - 1 - page::pages] for page in range(pages)]
 
 
 class Display:

@@ -7,8 +7,12 @@ keys at three corners of a rectangle close the fourth as well: the row being rea
 back through the other two keys (a ghost key). With them any number of keys may be held (n-key rollover).
 
 Debounce counts scans: a key changes state once it has read the same for `stable_scans` scans in a row, so
-chatter shorter than that is ignored. The scan is the clock: the loop runs one every `period` seconds, and a
-test (or the virtual box) may call `scan()` itself."""
+chatter shorter than that is ignored. The scan is the clock: while a key is down or changing the loop runs one
+every `period` seconds, and a test (or the virtual box) may call `scan()` itself.
+
+An idle matrix is not scanned: like a keyboard controller, the loop drives every row low and sleeps until a
+column's falling edge (gpiozero's edge callback) says a key closed, then scans until every key is up and
+settled again. An idle box reads no pin and takes no CPU; a press is seen as soon as it closes."""
 import itertools
 import logging
 import threading
@@ -30,10 +34,14 @@ class MatrixScanner:
         except Exception:
             self._close(self._rows)
             raise
+        for column in self._columns:
+            column.pin.edges = "falling"  # a key closing, while every row is driven
         self.pressed = set()  # (row, column) of each key held, as debounced
         self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._woken = threading.Event()  # an edge, or stop()
+        self._armed = False
         self._thread = None
         self.scans = 0
 
@@ -42,20 +50,69 @@ class MatrixScanner:
         changing, one look with every row driven at once finds whether any is closed: an idle box reads its
         8 columns once, not 13 times."""
         columns = [c.pin for c in self._columns]
-        if not self.pressed and not self._changing and not self._low_columns(self._rows, columns):
+        if self.is_idle and not self._low_columns(self._rows, columns):
             return set()
         return {(r, c) for r, row in enumerate(self._rows) for c in self._low_columns([row], columns)}
 
+    @property
+    def is_idle(self):
+        """No key held, none changing: nothing to scan for until one closes."""
+        return not self.pressed and not self._changing
+
+    def _low_columns(self, rows, columns):
+        """The columns that read low while `rows` are driven low; then the rows are high-impedance again (or,
+        while the matrix waits for a key, all driven again)."""
+        self._drive(rows)
+        low = [c for c, column in enumerate(columns) if not column.state]
+        self._release(rows)
+        if self._armed:
+            self._drive(self._rows)
+        return low
+
     @staticmethod
-    def _low_columns(rows, columns):
-        """The columns that read low while `rows` are driven low; then the rows are high-impedance again."""
+    def _drive(rows):
         for row in rows:
             row.pin.function = "output"
             row.pin.state = 0
-        low = [c for c, column in enumerate(columns) if not column.state]
+
+    @staticmethod
+    def _release(rows):
         for row in rows:
             row.pin.function = "input"
-        return low
+
+    def arm(self):
+        """Wait for a key: every row driven low, a callback on each column's falling edge. True if a column
+        reads low already (a key closed before the callbacks were set)."""
+        with self._lock:
+            self._woken.clear()
+            for column in self._columns:
+                column.pin.when_changed = self._edge
+            self._drive(self._rows)
+            self._armed = True
+            return any(not column.pin.state for column in self._columns)
+
+    @property
+    def is_armed(self):
+        """Waiting for a key: every row driven, the columns' edges watched."""
+        return self._armed
+
+    def _edge(self, ticks, state):
+        self._woken.set()
+
+    def disarm(self):
+        """Back to scanning: no edge callbacks, every row high-impedance."""
+        with self._lock:
+            for column in self._columns:
+                column.pin.when_changed = None
+            self._release(self._rows)
+            self._armed = False
+
+    def wait_for_key(self, timeout=None):
+        """Sleep until a key closes (or stop(), or the timeout); True if an edge came."""
+        try:
+            return self.arm() or self._woken.wait(timeout)
+        finally:
+            self.disarm()
 
     def idle_columns(self):
         """The columns that read low with no row driven: shorted to ground (for `arbitro doctor`)."""
@@ -105,6 +162,8 @@ class MatrixScanner:
         failed = False
         while not self._stop.is_set():  # a plain sleep: waking from an Event's timed wait costs more CPU
             try:
+                if self.is_idle:
+                    self.wait_for_key()
                 self.scan()
                 failed = False
             except Exception:  # a pin that fails once must not end the scan for good: logged, then tried again
@@ -115,6 +174,7 @@ class MatrixScanner:
 
     def stop(self):
         self._stop.set()
+        self._woken.set()
         if self._thread:
             self._thread.join(timeout=2)
 

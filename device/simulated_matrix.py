@@ -1,8 +1,10 @@
 """A key matrix made of gpiozero mock pins, for mock mode and tests: keys are closed and opened by hand, and
 each column pin reads low while a closed path leads it to a row driven low. With diodes a path is one key
 (current flows from a column to a row only); without, a path may run through any closed keys, which is how
-a real matrix shows ghost keys."""
+a real matrix shows ghost keys. A column whose level changes fires its edge callback, as a real pin's would;
+`reads` counts the columns' reads (what an idle scanner must not do)."""
 import threading
+import time
 
 from gpiozero.pins.mock import MockFactory
 
@@ -13,24 +15,29 @@ class SimulatedMatrix:
             raise TypeError("a simulated matrix needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         self.diodes = diodes
         self.closed = set()  # (row, column) of each key held down
+        self.reads = 0
         # The virtual box closes keys from web threads while the scan reads them: one lock, or a scan may see
         # the set change under it.
         self._lock = threading.Lock()
-        # Rows are plain mock pins; each column is one whose level this matrix decides. They must be made
-        # before the scanner asks for them, as the factory keeps one pin object per number.
-        self.rows = [factory.pin(p) for p in rows]
+        # Each pin is one whose level this matrix decides. They must be made before the scanner asks for them,
+        # as the factory keeps one pin object per number.
+        row_class = type("MatrixRowPin", (_RowPin, factory.pin_class), {})
+        self.rows = [factory.pin(p, pin_class=row_class) for p in rows]
         column_class = type("MatrixColumnPin", (_ColumnPin, factory.pin_class), {})
         self.columns = [factory.pin(p, pin_class=column_class) for p in columns]
-        for c, pin in enumerate(self.columns):
-            pin.matrix, pin.index = self, c
+        for pins in (self.rows, self.columns):
+            for index, pin in enumerate(pins):
+                pin.matrix, pin.index = self, index
 
     def close(self, row, column):
         with self._lock:
             self.closed.add((row, column))
+        self.edges()
 
     def open(self, row, column):
         with self._lock:
             self.closed.discard((row, column))
+        self.edges()
 
     def _driven_low(self, row):
         pin = self.rows[row]
@@ -54,12 +61,52 @@ class SimulatedMatrix:
                             frontier.append(c2)
         return any(self._driven_low(r) for r in seen_rows)
 
+    def edges(self):
+        """Fire the edge callback of each column whose level changed since it was last looked at here. Only
+        columns that have a callback are looked at: a scan, which reads them itself, costs nothing more."""
+        for pin in self.columns:
+            if pin.when_changed is not None:
+                pin.edge()
+
+
+class _RowPin:
+    matrix = None
+    index = None
+
+    def _set_function(self, value):
+        super()._set_function(value)
+        if self.matrix is not None:
+            self.matrix.edges()
+
+    def _set_state(self, value):
+        super()._set_state(value)
+        if self.matrix is not None:
+            self.matrix.edges()
+
 
 class _ColumnPin:
     matrix = None
     index = None
+    _level = True  # the level last seen by `edge`
 
-    def _get_state(self):
+    def _level_now(self):
         if self.matrix is not None and self._function == "input" and self.matrix.pulls_low(self.index):
             return False
         return super()._get_state()
+
+    def _get_state(self):
+        if self.matrix is not None:
+            self.matrix.reads += 1
+        return self._level_now()
+
+    def _set_when_changed(self, value):
+        super()._set_when_changed(value)
+        self._level = self._level_now()  # edges count from when a callback is set
+
+    def edge(self):
+        level = self._level_now()
+        handler = self.when_changed
+        if level != self._level:
+            self._level = level
+            if handler is not None and self._edges in ("both", "rising" if level else "falling"):
+                handler(time.monotonic(), level)

@@ -363,3 +363,30 @@ def test_the_virtual_pads_name_every_key_in_the_box_language(make_box):
         box.press(seat=seat, button=8)
     seat = box.table.view()["to_act"][0]
     assert box.pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", "nessuno scatto"]
+
+
+def counting_refreshes(box):
+    """Count the box's OLED refreshes from now on."""
+    calls = []
+    refresh = box.refresh
+    box.refresh = lambda: (calls.append(1), refresh())[1]
+    return calls
+
+
+def test_a_press_refreshes_the_oled_once(make_box):
+    box = make_box(seed=3)
+    start_from_menu(box)
+    refreshes = counting_refreshes(box)
+    assert pick(box, 0, box.table.legal_actions(0)[0]["pick"])["status"] == "applied"
+    assert len(refreshes) == 1
+    assert host(box, "next")["status"] == "done" and len(refreshes) == 2
+    box.new_game("ponte", 3)  # the host page starts a game: one refresh too
+    assert len(refreshes) == 3
+
+
+def test_a_phone_s_action_refreshes_the_oled_once_through_the_table(make_box):
+    box = make_box(seed=3)
+    box.new_game("ponte", 3)
+    refreshes = counting_refreshes(box)
+    box.table.act({"seat": 2, "pick": box.table.legal_actions(2)[0]["pick"]})
+    assert len(refreshes) == 1

@@ -86,6 +86,20 @@ def test_the_real_driver_sends_bytes_that_decode_to_the_frame_and_then_only_what
     print(f"{driver.__name__}: full frame {full} data bytes, one line changed {changed} data bytes")
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_column_bytes_pack_each_page_a_byte_a_column_its_top_row_the_low_bit(seed):
+    import random
+    from device.display import column_bytes
+    rng = random.Random(seed)
+    image = Image.new("1", (WIDTH, HEIGHT))
+    for _ in range(rng.randrange(1, 2000)):
+        image.putpixel((rng.randrange(WIDTH), rng.randrange(HEIGHT)), 1)
+    pixels = image.load()
+    assert column_bytes(image) == [
+        bytes(sum(1 << bit for bit in range(8) if pixels[x, page * 8 + bit]) for x in range(WIDTH))
+        for page in range(HEIGHT // 8)]
+
+
 def test_a_rotated_panel_gets_the_rotated_frame():
     wire = Wire()
     panel = Panel(ssd1306(serial_interface=wire, rotate=2))

@@ -1,5 +1,6 @@
 """The key-matrix scanner on gpiozero's mock pins, against a simulated matrix with and without diodes."""
 import threading
+import time
 
 import pytest
 
@@ -148,6 +149,80 @@ def test_the_scanning_thread_reports_a_press_on_its_own(matrix):
     simulated.close(9, 1)
     assert seen.wait(2)
     assert scanner.pressed == {(9, 1)}
+
+
+def armed(scanner):
+    """Wait (a bounded while) until the scanner's thread is waiting for a key."""
+    deadline = time.monotonic() + 5
+    while not scanner.is_armed:
+        assert time.monotonic() < deadline, "the scanner never started waiting for a key"
+        time.sleep(0.001)
+
+
+def test_an_idle_matrix_reads_no_pin_until_a_column_s_edge_wakes_it(matrix):
+    simulated, scanner, changes = matrix()
+    woke = []
+    waiting = threading.Thread(target=lambda: woke.append(scanner.wait_for_key(timeout=10)))
+    waiting.start()
+    armed(scanner)
+    assert all(pin.function == "output" and not pin.state for pin in simulated.rows)  # every row driven
+    reads = simulated.reads
+    time.sleep(0.05)  # ten scan periods: a polling scanner would have read 80 columns by now
+    assert simulated.reads == reads and woke == []
+    simulated.close(4, 6)
+    waiting.join(5)
+    assert woke == [True] and simulated.reads == reads  # the edge woke it, not a read
+    assert not scanner.is_armed and all(pin.function == "input" for pin in simulated.rows)
+    assert changes == []  # woken, not yet pressed: the press is debounced as ever
+    scans(scanner, 3)
+    assert changes == []
+    scanner.scan()
+    assert changes == [(4, 6, True)]
+
+
+def test_a_key_already_closed_when_the_matrix_starts_waiting_is_not_missed(matrix):
+    simulated, scanner, _ = matrix()
+    assert scanner.wait_for_key(timeout=0) is False
+    simulated.close(12, 0)
+    assert scanner.wait_for_key(timeout=0) is True  # one look at the columns once they are watched
+
+
+def test_chatter_that_wakes_an_idle_matrix_is_no_press_and_the_matrix_waits_again(matrix):
+    simulated, scanner, changes = matrix()
+    assert scanner.arm() is False
+    simulated.close(2, 2)
+    simulated.open(2, 2)  # a bounce, gone before the first scan
+    assert scanner.wait_for_key(timeout=0) is False
+    scans(scanner, 4)
+    assert changes == [] and scanner.is_idle
+
+
+def test_a_scan_while_the_matrix_waits_leaves_every_row_driven(matrix):
+    """The virtual box scans from web threads while the thread waits: the wait must still see the next key."""
+    simulated, scanner, _ = matrix()
+    scanner.arm()
+    scanner.scan()
+    assert all(pin.function == "output" and not pin.state for pin in simulated.rows)
+    simulated.close(0, 0)
+    assert scanner.wait_for_key(timeout=0) is True
+    scanner.disarm()
+
+
+def test_the_scanning_thread_waits_again_once_every_key_is_up(matrix):
+    simulated, scanner, _ = matrix()
+    changed = threading.Semaphore(0)
+    scanner.on_change = lambda *change: changed.release()
+    scanner.start()
+    for _ in range(3):  # press and release, three times
+        armed(scanner)
+        simulated.close(7, 3)
+        assert changed.acquire(timeout=2)
+        simulated.open(7, 3)
+        assert changed.acquire(timeout=2)
+    armed(scanner)
+    scans_then = scanner.scans
+    time.sleep(0.05)
+    assert scanner.scans == scans_then
 
 
 def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
