@@ -28,6 +28,8 @@ test: $(BIN)/arbitro tools
 	$(BIN)/pytest -q
 
 bench: $(BIN)/arbitro
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/idle.py
 	$(BIN)/python bench/matrix.py
+	$(BIN)/python bench/display.py
+	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/streams.py

@@ -5,6 +5,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -36,9 +37,10 @@ class Server:
     def __init__(self, data, *args, port=None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.output = tempfile.TemporaryFile("w+")  # a file, not a pipe: a chatty server never blocks on it
         self.process = subprocess.Popen(
             [sys.executable, "-m", "device.cli", "--mock", "--port", str(self.port), "--data", str(data), *args],
-            cwd=Path(__file__).parent.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            cwd=Path(__file__).parent.parent, stdout=self.output, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -46,13 +48,18 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stdout.read()) from None
+                    raise RuntimeError(self.said()) from None
                 time.sleep(0.1)
         raise RuntimeError("arbitro --mock did not start")
 
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+
+    def said(self):
+        """What the server wrote to its terminal so far."""
+        self.output.seek(0)
+        return self.output.read()
 
 
 def launch(playwright):

@@ -82,6 +82,6 @@ def test_a_phone_that_leaves_its_stream_is_one_log_line(tmp_path):
             time.sleep(0.5)
     finally:
         server.stop()
-    said = server.process.stdout.read()
+    said = server.said()
     assert said.count("a phone stopped following the game live (table)") == 3, said
     assert "Client disconnected" not in said

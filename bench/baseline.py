@@ -1,0 +1,58 @@
+"""The baseline the box is measured against: a bare Flask app on waitress (as the box serves) that keeps one
+JSON document of a given size, serves it (`GET /api/table`), streams it to every phone on each change
+(`GET /api/stream`, server-sent events) and changes it on each `POST /api/press`. No game, no pads, no OLED: what
+any web app doing the box's job for the phones would cost.
+
+Run by hand: `.venv/bin/python bench/baseline.py --port 8100 [--size 2000]`; the benches start it themselves."""
+import argparse
+import json
+import threading
+
+import waitress
+from flask import Flask, Response
+
+
+def create_app(size):
+    app = Flask(__name__)
+    changed = threading.Condition()
+    state = {"version": 1}
+
+    def document():
+        return json.dumps({"version": state["version"], "padding": "x" * size})
+
+    @app.get("/api/table")
+    def table():
+        return Response(document(), mimetype="application/json")
+
+    @app.post("/api/press")
+    def press():
+        with changed:
+            state["version"] += 1
+            changed.notify_all()
+        return {"version": state["version"]}
+
+    @app.get("/api/stream")
+    def stream():
+        def events():
+            seen = None
+            while True:
+                with changed:
+                    changed.wait_for(lambda: state["version"] != seen, timeout=30)
+                    seen, data = state["version"], document()
+                yield f"id: {seen}\nevent: view\ndata: {data}\n\n".encode()
+        return Response(events(), mimetype="text/event-stream")
+
+    return app
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--size", type=int, default=2000, help="the document's size in bytes")
+    args = parser.parse_args()
+    waitress.serve(create_app(args.size), host="127.0.0.1", port=args.port, threads=80, connection_limit=2000,
+                   channel_timeout=60, asyncore_use_poll=True, ident="baseline", _quiet=True)
+
+
+if __name__ == "__main__":
+    main()
