@@ -237,3 +237,25 @@ def test_the_history_keeps_every_game_finished_or_ended_with_its_log(make_box):
     missing = client.get("/api/host/games/999/log", headers={"Accept-Language": "it"})
     assert missing.status_code == 404 and missing.get_json() == {"error": "nessuna partita 999 nella storia del box",
                                                                  "code": "no_such_game"}
+
+
+def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_per_version(app, box, monkeypatch):
+    client = app.test_client()
+    claim_seat(client, box, 1)
+    streams = [client.get("/api/stream", buffered=False).response for _ in range(50)]
+    seat_stream = client.get("/api/stream?view=seat", buffered=False).response
+    for stream in [*streams, seat_stream]:
+        assert next(stream) == b"retry: 2000\n\n" and next(stream).startswith(b"event: box")
+    renders, encodings = [], []
+    view, dumps = box.table.view, json.dumps
+    monkeypatch.setattr(box.table, "view", lambda viewer="public": (renders.append(viewer), view(viewer))[1])
+    monkeypatch.setattr("web_companion.streams.json.dumps", lambda *a, **k: (encodings.append(1), dumps(*a, **k))[1])
+    for version in range(3):  # three presses: each version rendered once per viewer, however many follow it
+        press(box, version % 4, 1 + version)
+        renders.clear(), encodings.clear()
+        events = {next(stream) for stream in streams}
+        polled = {client.get("/api/table").data for _ in range(10)}
+        assert len(events) == 1 and len(polled) == 1
+        assert next(seat_stream) != events.pop() and client.get("/api/table?view=seat").status_code == 200
+        assert renders == ["public", 1] and len(encodings) == 2
+        assert json.loads(polled.pop())["version"] == box.table.version

@@ -26,9 +26,11 @@ def since_arg():
         fail(400, "since_number", value=raw)
 
 
-def viewed(the_box, wants_seat, token):
-    """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one."""
-    return view_of(the_box, seat_of(the_box, token) if wants_seat else None)
+def encoded_view(the_box, changes, wants_seat, token):
+    """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one: (version,
+    Encoded), shared by every phone that asks for it at that version."""
+    seat = seat_of(the_box, token) if wants_seat else None  # each time: a token may lose its seat
+    return changes.encoded("public" if seat is None else seat, lambda: view_of(the_box, seat))
 
 
 def view_of(the_box, seat):
@@ -45,7 +47,8 @@ def table():
             changes.wait(since, LONG_POLL)
         finally:
             changes.waiting.release()
-    return jsonify(viewed(box(), request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)))
+    _, encoded = encoded_view(box(), changes, request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE))
+    return Response(encoded.json, mimetype="application/json")
 
 
 @bp.get("/box")
@@ -78,10 +81,8 @@ def stream():
                 health = changes.health()
                 yield f"event: box\ndata: {json.dumps(health)}\n\n".encode()
             if version != the_box.table.version:
-                seat = seat_of(the_box, token) if wants_seat else None  # each time: a token may lose its seat
-                version, event = changes.event("public" if seat is None else seat,
-                                               lambda: view_of(the_box, seat))
-                yield event
+                version, encoded = encoded_view(the_box, changes, wants_seat, token)
+                yield encoded.event
 
     released = []
 

@@ -5,8 +5,14 @@ of places (`waiting`), fewer than the server's threads: whatever number of phone
 the pads' web twin, the host and every plain request. A phone beyond them is told to poll."""
 import json
 import threading
+from typing import NamedTuple
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
+
+
+class Encoded(NamedTuple):
+    json: bytes  # the view, for a phone that polls
+    event: bytes  # the same, as a stream's `view` event
 
 
 class Changes:
@@ -18,8 +24,9 @@ class Changes:
         table.subscribe(self._notify)
         display.subscribe(self._notify)
 
-    def event(self, viewer, render):
-        """The `view` event for `viewer` at the table's version: rendered and encoded once, whoever asks."""
+    def encoded(self, viewer, render):
+        """`viewer`'s view at the table's version, as JSON and as a stream's `view` event: rendered (`render()`)
+        and encoded once per version, whoever asks, polling or following live. Returns (version, Encoded)."""
         with self.table.lock:
             version = self.table.version
             if self._encoded[0] != version:
@@ -27,8 +34,8 @@ class Changes:
             cache = self._encoded[1]
             if viewer not in cache:
                 shown = render()
-                cache[viewer] = (f"id: {shown['version']}\nevent: view\ndata: "
-                                 f"{json.dumps(shown, ensure_ascii=False)}\n\n").encode()
+                data = json.dumps(shown, ensure_ascii=False).encode()
+                cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
             return version, cache[viewer]
 
     def _notify(self, _):
