@@ -597,3 +597,24 @@ def test_a_move_field_restated_at_its_current_value_is_accepted_and_changes_noth
     act(record, 1, ride="leader")
     with pytest.raises(Rejected):  # nor a field before the move has its spaces
         act(record, 1, weather="sereno")
+
+
+def test_a_tile_used_leaves_the_state_so_a_view_looks_only_at_the_tiles_held():
+    """The view counts each rider's tiles: its work follows the tiles the box holds, not every tile a long race
+    has drawn (a spent tile is gone from the state, not kept marked)."""
+    import random
+    rng = random.Random(5)
+    state = L.setup(4, {"supply": "box", "race": "tappe", "stages": 3})
+    spent = 0
+    while L.current_actors(state) != L.TERMINAL:
+        before, actors = len(state.tiles), L.current_actors(state)
+        if actors == CHANCE:
+            outcomes = L.chance_outcomes(state)
+            line = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            line = rng.choice(L.legal_actions(state, rng.choice(list(actors))))
+        state = L.apply(state, line)
+        spent += max(0, before - len(state.tiles))
+        held = sum(r["tiles"] for r in L.view(state)["riders"])
+        assert len(state.tiles) == held
+    assert spent > 5 and state.draws == spent + len(state.tiles)

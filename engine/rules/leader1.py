@@ -156,10 +156,11 @@ class Form(NamedTuple):
 
 
 class Tile(NamedTuple):
+    """A supply tile the box holds for a team, until it is used (then it is gone: the state keeps only the
+    tiles held, so a view's work does not grow with the tiles a game has drawn)."""
     seat: int
     kind: str  # the rider type whose colour it is
     value: int
-    used: bool = False
     draw: int = 0  # which supply draw of the game it came from
 
 
@@ -688,7 +689,7 @@ def _heat(state, i):
     """Heat: the rider's team reveals one of its supply tiles held by the box (the rider's colour first) and
     the rider takes its energy. With tiles on the table the players do it themselves."""
     rider = state.riders[i]
-    held = [n for n, t in enumerate(state.tiles) if t.seat == rider.seat and not t.used]
+    held = [n for n, t in enumerate(state.tiles) if t.seat == rider.seat]
     held.sort(key=lambda n: (state.tiles[n].kind != rider.kind, n))
     if not held:
         return state
@@ -696,12 +697,14 @@ def _heat(state, i):
 
 
 def _use_tile(state, n, i, why):
-    tile = state.tiles[n]
-    tiles = list(state.tiles)
-    tiles[n] = tile._replace(used=True)
+    """The box's tile n, used by rider i: it leaves the team's hand."""
+    return _gain(evolve(state, tiles=state.tiles[:n] + state.tiles[n + 1:]), i, state.tiles[n].value, why)
+
+
+def _gain(state, i, value, why):
     rider = state.riders[i]
-    state = _set(evolve(state, tiles=tuple(tiles)), i, energy=rider.energy + tile.value)
-    return _event(state, "supply_used", rider=_ref(rider), value=tile.value, why=why)
+    state = _set(state, i, energy=rider.energy + value)
+    return _event(state, "supply_used", rider=_ref(rider), value=value, why=why)
 
 
 def _finish(state, indices):
@@ -791,7 +794,7 @@ def _supply_choices(state, seat):
     racing = [r for r in state.riders if r.seat == seat and _racing(r)]
     if state.opts["supply"] == "table":
         return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5)]
-    held = {(t.kind, t.value) for t in state.tiles if t.seat == seat and not t.used}
+    held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
     return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5) if (r.kind, v) in held]
 
 
@@ -868,10 +871,9 @@ def _apply_choice(state, seat, key, value):
     if key == "supply":
         kind, v = value
         i = _index(state, seat, kind)
-        if state.opts["supply"] == "table":
-            state = evolve(state, tiles=state.tiles + (Tile(seat, kind, v, used=True, draw=-1),))
-            return _use_tile(state, len(state.tiles) - 1, i, "supply")
-        n = next(n for n, t in enumerate(state.tiles) if (t.seat, t.kind, t.value, t.used) == (seat, kind, v, False))
+        if state.opts["supply"] == "table":  # a tile from the table: nothing the box held
+            return _gain(state, i, v, "supply")
+        n = next(n for n, t in enumerate(state.tiles) if (t.seat, t.kind, t.value) == (seat, kind, v))
         return _use_tile(state, n, i, "supply")
     if phase == QUALITY:
         if value is None:
@@ -985,7 +987,7 @@ def result(state):
 
 
 def _rider_view(state, rider, viewer):
-    held = [t for t in state.tiles if t.seat == rider.seat and t.kind == rider.kind and not t.used]
+    held = [t for t in state.tiles if t.seat == rider.seat and t.kind == rider.kind]
     shown = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
              "risks": rider.risks, "place": rider.place, "gc": rider.gc,
              "crashed": rider.skip > 0 and rider.skip >= state.turn,
@@ -1033,7 +1035,7 @@ def public_lines(steps):
         return []
     before, line = steps[-1]
     final = apply(before, line)
-    hidden = {t.draw for t in final.tiles if not t.used and t.draw >= 0}
+    hidden = {t.draw for t in final.tiles}
     kept, draws = [], 0
     for _, line in steps:
         if line.get("chance") == "supply":
