@@ -50,9 +50,15 @@ class MatrixScanner:
         changing, one look with every row driven at once finds whether any is closed: an idle box reads its
         8 columns once, not 13 times."""
         columns = [c.pin for c in self._columns]
-        if self.is_idle and not self._low_columns(self._rows, columns):
-            return set()
-        return {(r, c) for r, row in enumerate(self._rows) for c in self._low_columns([row], columns)}
+        if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
+            self._release(self._rows)
+        try:
+            if self.is_idle and not self._low_columns(self._rows, columns):
+                return set()
+            return {(r, c) for r, row in enumerate(self._rows) for c in self._low_columns([row], columns)}
+        finally:
+            if self._armed:
+                self._drive(self._rows)
 
     @property
     def is_idle(self):
@@ -60,13 +66,10 @@ class MatrixScanner:
         return not self.pressed and not self._changing
 
     def _low_columns(self, rows, columns):
-        """The columns that read low while `rows` are driven low; then the rows are high-impedance again (or,
-        while the matrix waits for a key, all driven again)."""
+        """The columns that read low while `rows` are driven low; then the rows are high-impedance again."""
         self._drive(rows)
         low = [c for c, column in enumerate(columns) if not column.state]
         self._release(rows)
-        if self._armed:
-            self._drive(self._rows)
         return low
 
     @staticmethod

@@ -197,12 +197,20 @@ def test_chatter_that_wakes_an_idle_matrix_is_no_press_and_the_matrix_waits_agai
     assert changes == [] and scanner.is_idle
 
 
-def test_a_scan_while_the_matrix_waits_leaves_every_row_driven(matrix):
-    """The virtual box scans from web threads while the thread waits: the wait must still see the next key."""
-    simulated, scanner, _ = matrix()
+def test_a_scan_while_the_matrix_waits_reads_each_key_alone_and_leaves_every_row_driven(matrix):
+    """The virtual box scans from web threads while the thread waits: those scans read row by row as ever (not
+    every row at once, which would show a closed key in every row), and the wait still sees the next key."""
+    simulated, scanner, changes = matrix()
     scanner.arm()
     scanner.scan()
     assert all(pin.function == "output" and not pin.state for pin in simulated.rows)
+    simulated.close(2, 7)
+    scans(scanner, 4)
+    assert changes == [(2, 7, True)]
+    assert all(pin.function == "output" and not pin.state for pin in simulated.rows)
+    simulated.open(2, 7)
+    scans(scanner, 4)
+    assert changes == [(2, 7, True), (2, 7, False)]
     simulated.close(0, 0)
     assert scanner.wait_for_key(timeout=0) is True
     scanner.disarm()
