@@ -2,6 +2,10 @@
 
 Both the running table and `arbitro replay` build games through this one class, so a game played on the box
 and its exported log cannot disagree.
+
+The rules are pure, so a state is its lines replayed: the record keeps the current state and one state every
+CHECKPOINT lines, and finds any other (an undo's, an export's) by replaying at most CHECKPOINT - 1 lines from
+the checkpoint before it. Its memory grows with the lines, not with a copy of the state per line.
 """
 from .rules import CHANCE, TERMINAL, game_module
 from .rules.protocol import refuse
@@ -9,6 +13,7 @@ from .rules import picks as secret
 
 FORMAT = 1
 UNDO = {"host": "undo"}
+CHECKPOINT = 32  # lines between the states the record keeps
 
 
 def header(game, seats, options=None):
@@ -34,16 +39,39 @@ class GameRecord:
     def __init__(self, table_line):
         game, seats, options = check_header(table_line)
         self.rules = game_module(game)
-        self.states = [self.rules.setup(seats, options)]
+        self._state = self.rules.setup(seats, options)
+        self._checkpoints = [self._state]  # [k]: the state after the first k * CHECKPOINT applied lines
         self.header = header(game, seats, options)
         self.lines = []  # every applied line, undo lines included: the log
-        self.applied = []  # the lines in effect: states[i + 1] is the state after applied[i]
+        self.applied = []  # the lines in effect, in order
         self._undo_points = []  # len(applied) before each seat or host action still in effect
         self._redraws = []  # chance lines an undo took back, to be drawn again in order: undo never re-rolls
 
     @property
     def state(self):
-        return self.states[-1]
+        return self._state
+
+    @property
+    def states_kept(self):
+        """How many states the record holds (the checkpoints and the current one)."""
+        return len(self._checkpoints) + 1
+
+    def state_after(self, count):
+        """The state after the first `count` applied lines, replayed from the checkpoint before it."""
+        if count == len(self.applied):
+            return self._state
+        state = self._checkpoints[count // CHECKPOINT]
+        for line in self.applied[count - count % CHECKPOINT:count]:
+            state = self.rules.apply(state, line)
+        return state
+
+    def steps(self):
+        """(the state before, the line) for every line in effect, replayed from the start: for an export."""
+        state, found = self._checkpoints[0], []
+        for line in self.applied:
+            found.append((state, line))
+            state = self.rules.apply(state, line)
+        return found
 
     @property
     def can_undo(self):
@@ -62,7 +90,7 @@ class GameRecord:
         if line == UNDO:
             if not self._undo_points:
                 raise refuse("nothing_to_undo")
-            return self.states[self._undo_points[-1]]
+            return self.state_after(self._undo_points[-1])
         if isinstance(line, dict) and "host" in line:
             raise refuse("host_action", action=line.get("host"))
         if isinstance(line, dict) and "chance" in line and not self.needs_chance:
@@ -77,16 +105,18 @@ class GameRecord:
         if line == UNDO:
             cut = self._undo_points.pop()
             self._redraws[:0] = [old for old in self.applied[cut:] if "chance" in old]
-            del self.states[cut + 1:], self.applied[cut:]
+            del self.applied[cut:], self._checkpoints[cut // CHECKPOINT + 1:]
         else:
             if "chance" in line:
                 if self._due_redraw():  # this line stands for the outcome an undo took back
                     self._redraws.pop(0)
             else:
                 self._undo_points.append(len(self.applied))
-            self.states.append(new_state)
             self.applied.append(line)
+            if len(self.applied) % CHECKPOINT == 0:
+                self._checkpoints.append(new_state)
         self.lines.append(line)
+        self._state = new_state
         return new_state
 
     def next_chance(self):
@@ -111,7 +141,7 @@ class GameRecord:
         if self.is_over:
             return [self.header] + self.lines
         public = getattr(self.rules, "public_lines", secret.public_lines)
-        return [self.header] + public(list(zip(self.states, self.applied)))
+        return [self.header] + public(self.steps())
 
     def view(self, viewer):
         return self.rules.view(self.state, viewer)
