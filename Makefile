@@ -31,5 +31,7 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/idle.py
 	$(BIN)/python bench/matrix.py
 	$(BIN)/python bench/display.py
+	$(BIN)/python bench/phones.py
+	$(BIN)/python bench/record.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/streams.py

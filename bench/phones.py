@@ -1,70 +1,165 @@
-"""50 phones on the live stream of a real `arbitro --mock`: how long until every phone has seen a press.
+"""50 phones following a real `arbitro --mock` live, against the baseline (bench/baseline.py: a bare Flask app
+on waitress streaming a same-size JSON document to every phone on each POST) in the same run: the server's CPU
+per press, how long until the last phone has seen a press (95th percentile over the presses), the server's
+memory (RSS) with the phones connected, and the time from start to its first answer. Ponte with 3 seats on the
+virtual box's pads (a press the rules refuse is tried on the next button; its cost counts too).
 
-Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 20]`."""
+Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40]`. Goals: CPU per press ≤ 1.0× the
+baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than this machine."""
 import argparse
 import http.client
+import itertools
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from tests.browser import Server  # noqa: E402
+from bench.idle import baseline_server, cpu_seconds  # noqa: E402
+from tests.browser import Server, free_port  # noqa: E402
 
 
-def listen(port, seen, ready):
-    """One phone: read the stream, note when each version arrives."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    connection.request("GET", "/api/stream")
-    response = connection.getresponse()
-    ready.release()
-    for raw in response:
-        line = raw.decode().strip()
-        if line.startswith("id: "):
-            seen.append((int(line[4:]), time.perf_counter()))
+class Phones:
+    """What each phone has seen: every version with when it arrived; the bench waits on it without polling (a
+    busy loop would take the interpreter from the phones it measures)."""
+
+    def __init__(self, count):
+        self.seen = [[] for _ in range(count)]
+        self.changed = threading.Condition()
+
+    def listen(self, port, phone, ready):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection.request("GET", "/api/stream")
+        response = connection.getresponse()
+        ready.release()
+        for raw in response:
+            if raw.startswith(b"id: "):
+                with self.changed:
+                    self.seen[phone].append((int(raw[4:]), time.perf_counter()))
+                    self.changed.notify_all()
+
+    def last_arrival(self, version, timeout=10):
+        """When the last phone saw `version` (or a later one); None if one has not within `timeout`."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: all(s and s[-1][0] >= version for s in self.seen), timeout):
+                return None
+            return max(next(t for v, t in seen if v >= version) for seen in self.seen)
+
+
+def post(port, path, body):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("POST", path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    answer = json.loads(connection.getresponse().read())
+    connection.close()
+    return answer
+
+
+def new_game(port, seats):
+    post(port, "/api/host/game", {"game": "ponte", "seats": seats, "options": {"deal": "box"}})
+
+
+def box_presses(port, seats=3):
+    """Presses on the virtual box's pads, seat after seat, each on the next button until the rules take it (a
+    new game when no pad can act: the game is over): yields (when the applied press was sent, its version)."""
+    new_game(port, seats)
+    refused = 0
+    for seat in itertools.cycle(range(seats)):
+        for button in range(1, 9):
+            started = time.perf_counter()
+            answer = post(port, "/box/press", {"seat": seat, "button": button})
+            if answer.get("status") in ("applied", "moved"):
+                refused = 0
+                yield started, answer["version"]
+                break
+            refused += 1
+        if refused >= 8 * seats:
+            new_game(port, seats)
+            refused = 0
+
+
+def baseline_presses(port):
+    while True:
+        started = time.perf_counter()
+        yield started, post(port, "/api/press", {})["version"]
+
+
+def rss_mb(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def measure(port, pid, presses, count, phones):
+    """CPU ms per press, the 95th percentile of press → last phone (ms), and the RSS (MB) with the phones."""
+    ready, following = threading.Semaphore(0), Phones(phones)
+    for phone in range(phones):
+        threading.Thread(target=following.listen, args=(port, phone, ready), daemon=True).start()
+    for _ in range(phones):
+        ready.acquire()
+    time.sleep(0.5)
+    lasts, cpu = [], cpu_seconds(pid)
+    for (started, version), _ in zip(presses, range(count)):
+        arrived = following.last_arrival(version)
+        lasts.append(float("inf") if arrived is None else arrived - started)
+    cpu = cpu_seconds(pid) - cpu
+    lasts.sort()
+    return 1000 * cpu / count, 1000 * lasts[int(len(lasts) * 0.95)], rss_mb(pid)
+
+
+def first_answer(command):
+    """Seconds from starting `command` (a server on the port it is given) to its first answer."""
+    port = free_port()
+    started = time.perf_counter()
+    process = subprocess.Popen([part.replace("{port}", str(port)) for part in command], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table", timeout=1).read()
+                return time.perf_counter() - started
+            except OSError:
+                time.sleep(0.005)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=50)
-    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--presses", type=int, default=40)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
-        server = Server(Path(data), "--game", "ponte", "--seats", "4", "--reveal-delay", "0")
+        server = Server(Path(data), "--reveal-delay", "0")
         try:
-            ready = threading.Semaphore(0)
-            phones = [[] for _ in range(args.phones)]
-            for seen in phones:
-                threading.Thread(target=listen, args=(server.port, seen, ready), daemon=True).start()
-            for _ in phones:
-                ready.acquire()
-            time.sleep(0.5)
-            delays, sent = [], 0
-            for n in range(args.presses):
-                body = json.dumps({"seat": n % 4, "button": 1 + (n // 4) % 5}).encode()
-                connection = http.client.HTTPConnection("127.0.0.1", server.port)
-                start = time.perf_counter()
-                connection.request("POST", "/box/press", body, {"Content-Type": "application/json"})
-                version = json.loads(connection.getresponse().read())["version"]
-                sent += 1
-                deadline = time.perf_counter() + 5
-                while time.perf_counter() < deadline and not all(
-                        any(v >= version for v, _ in seen) for seen in phones):
-                    time.sleep(0.001)
-                for seen in phones:
-                    arrived = [t for v, t in seen if v >= version]
-                    delays.append((arrived[0] - start) * 1000 if arrived else float("inf"))
-            missing = sum(1 for d in delays if d == float("inf"))
-            finite = sorted(d for d in delays if d != float("inf"))
-            print(f"{args.phones} phones, {sent} presses: every phone saw every press: {missing == 0}")
-            print(f"press → phone (ms): median {statistics.median(finite):.1f}, "
-                  f"95th {finite[int(len(finite) * 0.95)]:.1f}, max {finite[-1]:.1f}")
+            box = measure(server.port, server.process.pid, box_presses(server.port), args.presses, args.phones)
         finally:
             server.stop()
+    baseline, port = baseline_server()
+    try:
+        bare = measure(port, baseline.pid, baseline_presses(port), args.presses, args.phones)
+    finally:
+        baseline.terminate()
+        baseline.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as data:
+        starts = [statistics.median(first_answer(command) for _ in range(3)) for command in (
+            [sys.executable, "-m", "device.cli", "--mock", "--port", "{port}", "--data", data],
+            [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", "{port}"])]
+    print(f"{args.phones} phones, {args.presses} presses (Ponte, 3 seats), box against the baseline:")
+    for name, now, base, goal in (("CPU per press (ms)", box[0], bare[0], 1.0),
+                                  ("press → last phone, 95th (ms)", box[1], bare[1], 1.2),
+                                  ("RSS with the phones (MB)", box[2], bare[2], 1.3),
+                                  ("start → first answer (s)", starts[0], starts[1], 1.5)):
+        print(f"  {name}: {now:.2f} against {base:.2f}: {now / base:.2f}× (goal ≤ {goal}×: "
+              f"{'met' if now / base <= goal else 'NOT met'})")
 
 
 if __name__ == "__main__":

@@ -61,10 +61,16 @@ class SimulatedMatrix:
                             frontier.append(c2)
         return any(self._driven_low(r) for r in seen_rows)
 
-    def edges(self):
+    def edges(self, row=None):
         """Fire the edge callback of each column whose level changed since it was last looked at here. Only
-        columns that have a callback are looked at: a scan, which reads them itself, costs nothing more."""
-        for pin in self.columns:
+        columns that have a callback are looked at, and when a row changed, with diodes, only the columns of
+        its closed keys: a scan, which changes every row, costs nothing more while no key is closed."""
+        columns = range(len(self.columns))
+        if row is not None and self.diodes:
+            with self._lock:
+                columns = sorted({c for r, c in self.closed if r == row})
+        for column in columns:
+            pin = self.columns[column]
             if pin.when_changed is not None:
                 pin.edge()
 
@@ -76,12 +82,12 @@ class _RowPin:
     def _set_function(self, value):
         super()._set_function(value)
         if self.matrix is not None:
-            self.matrix.edges()
+            self.matrix.edges(self.index)
 
     def _set_state(self, value):
         super()._set_state(value)
         if self.matrix is not None:
-            self.matrix.edges()
+            self.matrix.edges(self.index)
 
 
 class _ColumnPin:
