@@ -46,16 +46,19 @@ class MatrixScanner:
         self.scans = 0
 
     def read(self):
-        """One pass over the matrix, undebounced: the keys that read closed. While no key is held or
-        changing, one look with every row driven at once finds whether any is closed: an idle box reads its
-        8 columns once, not 13 times."""
+        """One pass over the matrix, undebounced: the keys that read closed. One look with every row driven at
+        once finds the columns of every closed key (a column low for one row reads low for all of them); then
+        each row is driven alone and only those columns are read: with nothing closed, the 8 columns once, not
+        13 times; with one key held, 8 + 13 reads, not 104."""
         columns = [c.pin for c in self._columns]
         if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
             self._release(self._rows)
         try:
-            if self.is_idle and not self._low_columns(self._rows, columns):
+            low = self._low_columns(self._rows, columns)
+            if not low:
                 return set()
-            return {(r, c) for r, row in enumerate(self._rows) for c in self._low_columns([row], columns)}
+            watched = [columns[c] for c in low]
+            return {(r, low[i]) for r, row in enumerate(self._rows) for i in self._low_columns([row], watched)}
         finally:
             if self._armed:
                 self._drive(self._rows)

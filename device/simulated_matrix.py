@@ -16,6 +16,7 @@ class SimulatedMatrix:
         self.diodes = diodes
         self.closed = set()  # (row, column) of each key held down
         self.reads = 0
+        self.watched = set()  # the columns with an edge callback
         # The virtual box closes keys from web threads while the scan reads them: one lock, or a scan may see
         # the set change under it.
         self._lock = threading.Lock()
@@ -65,6 +66,8 @@ class SimulatedMatrix:
         """Fire the edge callback of each column whose level changed since it was last looked at here. Only
         columns that have a callback are looked at, and when a row changed, with diodes, only the columns of
         its closed keys: a scan, which changes every row, costs nothing more while no key is closed."""
+        if not self.watched:
+            return
         columns = range(len(self.columns))
         if row is not None and self.diodes:
             with self._lock:
@@ -107,6 +110,8 @@ class _ColumnPin:
 
     def _set_when_changed(self, value):
         super()._set_when_changed(value)
+        if self.matrix is not None:
+            (self.matrix.watched.discard if value is None else self.matrix.watched.add)(self.index)
         self._level = self._level_now()  # edges count from when a callback is set
 
     def edge(self):
