@@ -1,8 +1,10 @@
-"""Random full games per second (Ponte unless `--game` says otherwise): through the pure rules, and through
-the table with its journal. A random game: a seat still to act, at random, takes a random legal action; chance
-as the rules weigh it. Seat counts cycle through the game's range.
+"""Random full games per CPU-second (and per wall-second beside it: on a shared machine the wall clock swings
+with the neighbours' load), through the pure rules for every game (or `--game`), and through the table with its
+journal. A random game: a seat still to act, at random, takes a random legal action; chance as the rules weigh
+it. Seat counts cycle through the game's range.
 
-Run by hand: `.venv/bin/python bench/engine.py [--game G] [--seconds S]`. Target: ≥ 5,000 Ponte games/s pure."""
+Run by hand: `.venv/bin/python bench/engine.py [--game G] [--seconds S]`. Goals, pure rules per CPU-second:
+Ponte ≥ 5,000, Shangri-La ≥ 200, Leader 1 ≥ 50."""
 import argparse
 import multiprocessing
 import random
@@ -42,13 +44,17 @@ def table_game(table, rng, rules, seats):
         table.act(random_action(rules, table._record.state, rng))
 
 
+GOALS = {"ponte": 5000, "shangrila": 200, "leader1": 50}
+
+
 def rate(rules, play, seconds):
+    """(games per CPU-second, games per wall-second) over about `seconds` of CPU."""
     low, high = rules.SEATS
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    games, cpu, wall = 0, time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < seconds:
         play(low + games % (high - low + 1))
         games += 1
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
 
 
 def pure_rate(name, seed, seconds):
@@ -56,27 +62,35 @@ def pure_rate(name, seed, seconds):
     return rate(GAMES[name], lambda n: pure_game(GAMES[name], rng, n), seconds)
 
 
+def said(rates):
+    return f"{rates[0]:9.1f} games per CPU-second ({rates[1]:.1f} per wall-second)"
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--game", choices=sorted(GAMES), default="ponte")
+    parser.add_argument("--game", choices=sorted(GAMES), help="one game (default: every game, pure rules)")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count(),
                         help="also measure this many processes playing at once (the rules are pure)")
     args = parser.parse_args()
-    rules = GAMES[args.game]
-    print(f"{args.game}, pure rules, 1 process:{pure_rate(args.game, 1, args.seconds):9.0f} games/s")
+    for name in [args.game] if args.game else list(GAMES):
+        rates = pure_rate(name, 1, args.seconds)
+        goal = GOALS.get(name)
+        print(f"{name}, pure rules: {said(rates)}"
+              + (f"; goal ≥ {goal}: {'met' if rates[0] >= goal else 'NOT met'}" if goal else ""))
+    name = args.game or "ponte"
+    rules = GAMES[name]
     if args.processes > 1:
         with multiprocessing.Pool(args.processes) as pool:
-            rates = pool.starmap(pure_rate, [(args.game, seed, args.seconds) for seed in range(args.processes)])
-        print(f"{args.game}, pure rules, {args.processes} processes:{sum(rates):7.0f} games/s")
+            rates = pool.starmap(pure_rate, [(name, seed, args.seconds) for seed in range(args.processes)])
+        print(f"{name}, pure rules, {args.processes} processes: {sum(r[0] for r in rates):.0f} games per "
+              "CPU-second of each")
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
-        memory = Table(Journal(":memory:"), random=random.Random(2))
-        print(f"table, memory journal:{rate(rules, lambda n: table_game(memory, rng, rules, n), args.seconds):9.0f}"
-              " games/s")
-        disk = Table(Journal(Path(tmp) / "journal.sqlite3"), random=random.Random(3))
-        print(f"table, disk journal:  {rate(rules, lambda n: table_game(disk, rng, rules, n), args.seconds):9.0f}"
-              f" games/s (synchronous=FULL on {tmp})")
+        for where, journal in (("memory", ":memory:"), ("disk", Path(tmp) / "journal.sqlite3")):
+            table = Table(Journal(journal), random=random.Random(2))
+            rates = rate(rules, lambda n: table_game(table, rng, rules, n), args.seconds)
+            print(f"{name}, table, {where} journal: {said(rates)}")
 
 
 if __name__ == "__main__":

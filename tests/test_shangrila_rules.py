@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine.record import GameRecord, header
-from engine.rules import PUBLIC, Rejected
+from engine.rules import PUBLIC, TERMINAL, Rejected
 from engine.rules import shangrila as G
 from engine.rules.protocol import evolve
 
@@ -345,3 +345,19 @@ def test_a_pad_alone_makes_any_action_with_its_cursor_village_then_action(make_b
     box.press(seat=1, button=8)
     box.press(seat=1, button=8)
     assert box.table.view()["villages"][0]["masters"] == {G.KINDS[0]: 1}
+
+
+def test_the_end_check_asks_whether_a_seat_has_an_action_with_the_answer_listing_them_would_give():
+    """R-4 asks a yes or no of every seat after every turn: answered without listing every action, and the
+    same answer, over whole random games (each ended by R-4: no seat has an action left)."""
+    rng = random.Random(3)
+    for game in range(6):
+        state = G.setup(3 + game % 2, {})
+        while G.current_actors(state) != TERMINAL:
+            if state.phase == G.PLAY:
+                for seat in range(state.seats):
+                    assert G._has_action(state, seat) == bool(G._actions(state, seat))
+            seat = rng.choice(list(G.current_actors(state)))
+            state = G.apply(state, rng.choice(G.legal_actions(state, seat)))
+        if state.end_rule == "R-4":
+            assert not any(G._actions(state._replace(phase=G.PLAY), seat) for seat in range(state.seats))

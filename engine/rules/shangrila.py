@@ -164,6 +164,23 @@ def _journeys(state, seat):
             for w in sorted(neighbours(state, v))]
 
 
+def _has_action(state, seat):
+    """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
+    beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
+    supply = state.supply[seat]
+    for v in VILLAGES:
+        if state.stones[v]:
+            continue
+        spaces = state.spaces[v]
+        if any(m == seat for m, _ in spaces) and any(space == EMPTY and supply[k] for k, space in enumerate(spaces)):
+            return True
+        if any(space == (seat, None) and supply[k] for k, space in enumerate(spaces)):
+            return True
+        if any(s == seat for _, s in spaces) and any(v in bridge for bridge in state.bridges):
+            return True
+    return False
+
+
 def _actions(state, seat):
     if state.phase == SETUP:
         return [{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _setup_places(state, seat)]
@@ -178,7 +195,7 @@ def _begin(state):
     ends when no player has an action (R-4)."""
     if state.phase == SETUP and state.placed == state.seats * len(KINDS):
         state = evolve(state, phase=PLAY, to_act=state.options["start"])
-    if state.phase == PLAY and not any(_actions(state, s) for s in range(state.seats)):
+    if state.phase == PLAY and not any(_has_action(state, s) for s in range(state.seats)):
         return _over(state, "R-4")
     return state
 
