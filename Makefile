@@ -33,5 +33,6 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/display.py
 	$(BIN)/python bench/phones.py
 	$(BIN)/python bench/record.py
+	$(BIN)/python bench/leader1.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/streams.py

@@ -1,4 +1,4 @@
-"""I ponti di Shangri-La — rules as in ../shared/rules/shangrila.md (rulings R-1 … R-4).
+"""I ponti di Shangri-La — rules as in docs/rulings/shangrila.md (rulings R-1 … R-4).
 
 A board tracker: open information, no chance. The box keeps the 13 villages (7 master spaces each, a student on
 a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
@@ -143,13 +143,17 @@ def _setup_places(state, seat):
 
 
 def _places(state, seat):
-    return [(KINDS[k], v) for v in VILLAGES if not state.stones[v] and any(m == seat for m, _ in state.spaces[v])
-            for k in range(len(KINDS)) if state.spaces[v][k] == EMPTY and state.supply[seat][k]]
+    supply, found = state.supply[seat], []
+    for v, spaces in enumerate(state.spaces):
+        if not state.stones[v] and any(m == seat for m, _ in spaces):
+            found += [(KINDS[k], v) for k, space in enumerate(spaces) if space == EMPTY and supply[k]]
+    return found
 
 
 def _masters_to_teach(state, seat):
-    return [(KINDS[k], v) for v in VILLAGES if not state.stones[v] for k in range(len(KINDS))
-            if state.spaces[v][k] == (seat, None) and state.supply[seat][k]]
+    supply, alone = state.supply[seat], (seat, None)
+    return [(KINDS[k], v) for v, spaces in enumerate(state.spaces) if not state.stones[v]
+            for k, space in enumerate(spaces) if space == alone and supply[k]]
 
 
 def _recruits(state, seat):
@@ -160,8 +164,12 @@ def _recruits(state, seat):
 
 
 def _journeys(state, seat):
-    return [(v, w) for v in VILLAGES if not state.stones[v] and any(s == seat for _, s in state.spaces[v])
-            for w in sorted(neighbours(state, v))]
+    links = {}
+    for a, b in state.bridges:
+        links.setdefault(a, []).append(b)
+        links.setdefault(b, []).append(a)
+    return [(v, w) for v, spaces in enumerate(state.spaces) if not state.stones[v] and any(s == seat for _, s in spaces)
+            for w in sorted(links.get(v, ()))]
 
 
 def _has_action(state, seat):
