@@ -1,4 +1,4 @@
-"""Replaying a game log (replay-format.md): line by line, stopping at the first line that breaks a rule."""
+"""Replaying a game log (docs/log-format.md): line by line, stopping at the first line that breaks a rule."""
 import json
 import random
 

@@ -1,4 +1,4 @@
-"""Biglietti, prego! — rules as in ../shared/rules/biglietti.md (rulings R-1 … R-9).
+"""Biglietti, prego! — rules as in docs/rulings/biglietti.md (rulings R-1 … R-9).
 
 One seat is the controller; the others are travellers, seated in seat order. The cards stay physical: the box
 learns what the table tells it (a ticket shown, a card played in the help round, a control card's value) and

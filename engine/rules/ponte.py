@@ -1,4 +1,4 @@
-"""Il ponte traballante — rules as in ../shared/rules/ponte.md (rulings R-1 … R-12)."""
+"""Il ponte traballante — rules as in docs/rulings/ponte.md (rulings R-1 … R-12)."""
 from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
@@ -14,7 +14,7 @@ refuse = refusals(NAME)
 SEATS = (3, 6)
 OPTIONS = (Option("deal", CHOICE, "table", choices=("table", "box")),)
 
-# Pad buttons 1–8 map to these ids, in this order (replay-format.md).
+# Pad buttons 1–8 map to these ids, in this order (docs/log-format.md).
 CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
          "spunto_interessante", "ordine_del_capo_spedizione", "passo_pesante")
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = range(8)

@@ -22,7 +22,7 @@ A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__
 - ``public_lines(record) -> [line]`` (optional): the lines of a log exported during a game, holding only what
   every player may already know. Without it, ``picks.public_lines`` applies: only revealed picks are kept.
 
-States and actions are plain data; actions have the shape of a game-log line (see replay-format.md).
+States and actions are plain data; actions have the shape of a game-log line (see docs/log-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
 """
 from dataclasses import dataclass, field
