@@ -1,10 +1,12 @@
 # `make run [PORT=8000]`: install and start the box in desktop mock mode.  `make test`: install and run every test.
+# `make check`: the quick part for the inner loop (every test but the browser and slow ones, in parallel).
 PORT ?= 8000
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test tools bench
+.PHONY: run test check tools bench
+QUICK := -m "not browser and not slow"
 
 $(BIN)/arbitro: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +26,14 @@ tools:
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing \
 	  || echo "could not install $$missing: the tests that need them will be skipped"; }
 
+# The quick part runs on every core (pytest-xdist); the browser and slow tests one at a time, as they start
+# servers and browsers of their own and measure load.
 test: $(BIN)/arbitro tools
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(QUICK) -n auto
+	$(BIN)/pytest -q -m "browser or slow"
+
+check: $(BIN)/arbitro
+	$(BIN)/pytest -q $(QUICK) -n auto
 
 bench: $(BIN)/arbitro
 	$(BIN)/python bench/idle.py

@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.journal import Journal  # noqa: E402
-from engine.rules import CHANCE, GAMES, TERMINAL  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from engine.rules import CHANCE, TERMINAL  # noqa: E402
 from engine.table import Table  # noqa: E402
 
 
@@ -59,7 +60,7 @@ def rate(rules, play, seconds):
 
 def pure_rate(name, seed, seconds):
     rng = random.Random(seed)
-    return rate(GAMES[name], lambda n: pure_game(GAMES[name], rng, n), seconds)
+    return rate(GAMES[name].rules, lambda n: pure_game(GAMES[name].rules, rng, n), seconds)
 
 
 def said(rates):
@@ -79,7 +80,7 @@ def main():
         print(f"{name}, pure rules: {said(rates)}"
               + (f"; goal ≥ {goal}: {'met' if rates[0] >= goal else 'NOT met'}" if goal else ""))
     name = args.game or "ponte"
-    rules = GAMES[name]
+    rules = GAMES[name].rules
     if args.processes > 1:
         with multiprocessing.Pool(args.processes) as pool:
             rates = pool.starmap(pure_rate, [(name, seed, args.seconds) for seed in range(args.processes)])

@@ -14,13 +14,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.record import GameRecord, header  # noqa: E402
-from engine.rules import CHANCE, GAMES, TERMINAL  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from engine.rules import CHANCE, TERMINAL  # noqa: E402
 
 TABLE = header("leader1", 4, {"supply": "box", "race": "tappe", "stages": 3})
 
 
 def lines_of_a_game(count, seed=5):
-    rules, rng = GAMES["leader1"], random.Random(seed)
+    rules, rng = GAMES["leader1"].rules, random.Random(seed)
     record, lines = GameRecord(TABLE), []
     while len(lines) < count and rules.current_actors(record.state) != TERMINAL:
         actors = rules.current_actors(record.state)

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from engine.claims import Claims
 from engine.journal import StorageError
-from engine.rules import GAMES, Rejected
+from engine.games import GAMES
+from engine.rules import Rejected
 from engine.rules.protocol import refuse
 from engine.state_file import MemoryState, StateFileError
 from engine.words import render
@@ -379,7 +380,7 @@ class Box:
             if prompt is not None:
                 labels = [choice.label if choice else "" for choice in prompt.pad]
             else:
-                labels = list(getattr(GAMES[game], "PAD_LABELS", [""] * 8)) if game else [""] * 8
+                labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
             return [text(self.lang, label, game) if label else "" for label in labels]
 
     def press(self, seat=None, button=None, host=None, hold=None):

@@ -42,7 +42,7 @@ def replay_main(argv):
 
 
 def labels_main(argv):
-    from engine.rules import GAMES
+    from engine.games import GAMES
     from engine.words import LANGUAGES
 
     from .config import ConfigError, load_pinmap
@@ -56,9 +56,9 @@ def labels_main(argv):
     args = parser.parse_args(argv)
     if args.out.suffix.lower() not in (".svg", ".pdf"):
         parser.exit(2, f"arbitro labels: {said('labels_suffix', path=args.out)}\n")
-    low, high = GAMES[args.game].SEATS
+    low, high = GAMES[args.game].seats
     if args.seats is not None and not low <= args.seats <= high:
-        players = said("players", game=GAMES[args.game].TITLE, low=low, high=high, n=args.seats)
+        players = said("players", game=GAMES[args.game].title, low=low, high=high, n=args.seats)
         parser.exit(2, f"arbitro labels: {players}\n")
     try:
         wired = len(load_pinmap(args.pinmap).seats)

@@ -1,9 +1,9 @@
 """Printable pad labels: an A4 sheet with a strip per seat saying what each button means in a game, in Italian
-or English. The words come from the game's own pad layout (PAD_LABELS) and the cursor's keys, as the box shows
+or English. The words come from the game's own pad layout (its descriptor's pad_labels) and the cursor's keys, as the box shows
 them; one layout is drawn as SVG or as PDF."""
 from xml.sax.saxutils import escape
 
-from engine.rules import GAMES
+from engine.games import GAMES
 
 from .cursor import KEY_WORDS
 from .screens import seat
@@ -17,11 +17,11 @@ def layout(game, seats, lang):
     """The sheet as shapes: ("rect", x, y, w, h) and ("text", x, y, size, words, bold), in millimetres from the
     top left. A strip per seat: its number, then a cell per button with the button's number, what it is in
     the game's fixed layout (if it has one) and what it does for the cursor."""
-    rules = GAMES[game]
-    printed = getattr(rules, "PAD_LABELS", None)
+    described = GAMES[game]
+    printed = described.pad_labels
     width = PAGE[0] - 2 * MARGIN
     cell = (width - SEAT) / 8
-    shapes = [("text", MARGIN, MARGIN + 6, 6, f"Arbitro · {rules.TITLE}", True),
+    shapes = [("text", MARGIN, MARGIN + 6, 6, f"Arbitro · {described.title}", True),
               ("text", MARGIN, MARGIN + 11, 3.2, text(lang, "labels_note"), False)]
     for n in range(seats):
         top = MARGIN + TITLE + n * (STRIP + GAP)

@@ -1,7 +1,8 @@
 """The host panel's menu: choose a game, the players and the options, start; confirm undo and ending a game.
 The whole box is usable without a phone. Every screen shows one thing at a time, so nothing is cut and the
 cursor never scrolls out of sight; every menu opens on a harmless entry."""
-from engine.rules import GAMES, Rejected
+from engine.games import GAMES
+from engine.rules import Rejected
 from engine.rules.options import CHOICE, SEAT
 from engine.words import render
 
@@ -28,7 +29,7 @@ class HostMenu:
         self.ingame = 0  # the chosen entry of the in-game menu
         self.games = list(GAMES)  # in the order they are registered
         self.game = self.games[0]
-        self.seats = GAMES[self.game].SEATS[0]
+        self.seats = GAMES[self.game].seats[0]
         self.options = self._defaults()
         self.message = None
 
@@ -37,7 +38,7 @@ class HostMenu:
         return self.mode is not None
 
     def _rules(self):
-        return GAMES[self.game]
+        return GAMES[self.game].rules
 
     def _menu_options(self):
         """The options the OLED menu can set (a list option keeps its default here; the host page sets it)."""
@@ -159,7 +160,7 @@ class HostMenu:
     def _value_label(self, key, value):
         lang = self.lang
         if key == "game":
-            return GAMES[value].TITLE
+            return GAMES[value].title
         if key == "seats":
             return str(value)
         kind = next(o.kind for o in self._menu_options() if o.name == key)

@@ -7,7 +7,8 @@ The rules are pure, so a state is its lines replayed: the record keeps the curre
 CHECKPOINT lines, and finds any other (an undo's, an export's) by replaying at most CHECKPOINT - 1 lines from
 the checkpoint before it. Its memory grows with the lines, not with a copy of the state per line.
 """
-from .rules import CHANCE, TERMINAL, game_module
+from .games import game
+from .rules import CHANCE, TERMINAL
 from .rules.protocol import refuse
 from .rules import picks as secret
 
@@ -37,11 +38,12 @@ def check_header(line):
 
 class GameRecord:
     def __init__(self, table_line):
-        game, seats, options = check_header(table_line)
-        self.rules = game_module(game)
+        name, seats, options = check_header(table_line)
+        self.game = game(name)
+        self.rules = self.game.rules
         self._state = self.rules.setup(seats, options)
         self._checkpoints = [self._state]  # [k]: the state after the first k * CHECKPOINT applied lines
-        self.header = header(game, seats, options)
+        self.header = header(name, seats, options)
         self.lines = []  # every applied line, undo lines included: the log
         self.applied = []  # the lines in effect, in order
         self._undo_points = []  # len(applied) before each seat or host action still in effect
@@ -140,7 +142,7 @@ class GameRecord:
         already know (undone lines are left out: they may hold a secret)."""
         if self.is_over:
             return [self.header] + self.lines
-        public = getattr(self.rules, "public_lines", secret.public_lines)
+        public = self.game.public_lines or secret.public_lines
         return [self.header] + public(self.steps())
 
     def view(self, viewer):

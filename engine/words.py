@@ -1,5 +1,5 @@
 """Every word people read, from Babel message catalogs: ``engine/locale/<language>/LC_MESSAGES/<domain>.po``,
-one domain per game plus the shared ``arbitro``. Messages are ids with parameters (``{n}``); the context
+one domain per game (in the folder its descriptor names) plus the shared ``arbitro``. Messages are ids with parameters (``{n}``); the context
 (``msgctxt``) names the surface: ``box`` (the OLED, the pads' labels, the choices' names every surface shares),
 ``phone`` (the phones and the host page), ``virtual`` (the virtual box), ``refusal`` (the rules' refusals),
 ``cli`` (what builders read in a terminal).
@@ -10,24 +10,23 @@ message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plura
 import functools
 import io
 import re
-from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from engine.games import GAMES, LOCALE
 from engine.rules.protocol import SHARED, Message
 
 LANGUAGES = ("it", "en")
-
-LOCALE = Path(__file__).parent / "locale"
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
 
 
 @functools.cache
 def catalog(language, domain):
     """The parsed .po catalog (babel.messages.catalog.Catalog)."""
-    path = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
+    folder = GAMES[domain].locale if domain in GAMES else LOCALE  # a game's catalogs where it keeps them
+    path = folder / language / "LC_MESSAGES" / f"{domain}.po"
     if not path.exists():
         raise LookupError(f"no {language} catalog for {domain!r}")
     with path.open("rb") as po:

@@ -20,6 +20,8 @@ from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
 
+pytestmark = pytest.mark.browser
+
 SEATS, PADS, HOSTED = 12, range(4), (10, 11)
 ITALIAN = (4, 5, 6)
 S, A, I, N, T = B.SCUSA, B.ACCUSA, B.IMPARZIALE, B.NASCONDITI, B.BIGLIETTO

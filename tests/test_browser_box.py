@@ -6,6 +6,8 @@ import pytest
 
 from tests.browser import Server, screenshot
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def server(tmp_path):
@@ -69,14 +71,14 @@ def post(server, path, body):
 
 
 def test_the_virtual_box_has_twelve_pads_and_every_game_starts_and_takes_a_press_on_them(idle_server, browser):
-    from engine.rules import GAMES
+    from engine.games import GAMES
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(idle_server.url + "/box")
     page.wait_for_selector('[data-seat="11"][data-button="8"]')
     assert page.locator(".pad").count() == 12  # the default pin map: a Pi's header, twelve pads as a matrix
     screenshot(page, "box-12-pads")
-    for game, rules in GAMES.items():
-        seats = rules.SEATS[1]
+    for game, described in GAMES.items():
+        seats = described.seats[1]
         post(idle_server, "/api/host/end", {})
         post(idle_server, "/api/host/game", {"game": game, "seats": seats, "options": {}})
         assert table(idle_server)["game"] == game

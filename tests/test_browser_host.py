@@ -9,6 +9,8 @@ import pytest
 from tests.browser import Server, screenshot
 from tests.test_browser_phones import PHONE
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def server(tmp_path):

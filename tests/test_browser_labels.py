@@ -3,8 +3,10 @@ looked at as images (the printed sheet: A4, a strip per seat)."""
 import pytest
 
 from device.labels import layout, svg
-from engine.rules import GAMES
+from engine.games import GAMES
 from tests.browser import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

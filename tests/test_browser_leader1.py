@@ -17,6 +17,8 @@ from engine.rules import leader1 as L
 from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE
 
+pytestmark = pytest.mark.browser
+
 ROLLS = [0, 5, 8, 5, 0, 8]  # 3: the crash; red 4: the peloton; 5; red 4: a puncture; 3; 5
 OPTIONS = {"riders": [["leader", "scalatore"], ["leader", "scalatore"]], "energy": 40}
 

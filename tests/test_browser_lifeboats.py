@@ -11,6 +11,8 @@ from engine.rules.lifeboats import PAD
 from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def server(tmp_path):

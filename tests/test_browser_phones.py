@@ -11,6 +11,8 @@ from engine.replay import replay
 
 from tests.browser import Server, ask_and_hold, screenshot
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 

@@ -15,6 +15,8 @@ from engine.rules import shangrila as G
 from tests.browser import Server, ask_and_hold, screenshot
 from tests.test_browser_phones import PHONE, press
 
+pytestmark = pytest.mark.browser
+
 LOCALES = ("it-IT", "en-GB", "it-IT")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import GAMES
+from engine.games import GAMES
 from engine.words import LANGUAGES, SHARED, as_json, catalog, lookup, say
 
 ROOT = Path(__file__).parent.parent

@@ -11,7 +11,8 @@ from gpiozero.pins.mock import MockFactory
 from engine import table as table_module
 from engine.record import GameRecord, header
 from engine.replay import replay
-from engine.rules import CHANCE, GAMES, HOST, PUBLIC, TERMINAL, Rejected
+from engine.games import GAMES
+from engine.rules import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 from engine.rules.protocol import Prompt
 from engine.table import Table
 from engine.table import draw as table_draw
@@ -43,8 +44,13 @@ def random_game(rules, seed, undo_rate=0.0):
 
 
 @pytest.fixture(params=sorted(GAMES))
-def rules(request):
+def game(request):
     return GAMES[request.param]
+
+
+@pytest.fixture
+def rules(game):
+    return game.rules
 
 
 def test_the_module_declares_the_contract(rules):
@@ -179,11 +185,11 @@ def secret_fork(sides, rng):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
-                                                                               monkeypatch):
-    if getattr(rules, "OPEN_INFORMATION", False):
+def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(game, rules, seed, make_box,
+                                                                               tmp_path, monkeypatch):
+    if game.open_information:
         pytest.skip("an open-information game has no secret to keep")
-    if hasattr(rules, "secret_draw"):
+    if game.secret_draw:
         pytest.skip("this game's secrets are chance draws: the next test forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
     rng = random.Random(seed)
@@ -244,7 +250,8 @@ class Forked:
 
 def forking_draw(rules, state, source):
     """engine.table.draw, forking the first secret draw of a table whose source is a Forked."""
-    owners = rules.secret_draw(state) if hasattr(rules, "secret_draw") else None
+    secret_draw = GAMES[rules.NAME].secret_draw
+    owners = secret_draw(state) if secret_draw else None
     if owners and isinstance(source, Forked):
         outcomes = rules.legal_actions(state, CHANCE)
         if source.pick is not None and len(outcomes) > 1:
@@ -255,11 +262,11 @@ def forking_draw(rules, state, source):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(rules, seed, make_box, tmp_path,
-                                                                               monkeypatch):
+def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(game, rules, seed, make_box,
+                                                                               tmp_path, monkeypatch):
     """A game that deals a seat something secret by chance (`secret_draw(state)` names who may see it): two
     tables that drew two different outcomes serve every other viewer the same bytes until it is revealed."""
-    if not hasattr(rules, "secret_draw"):
+    if not game.secret_draw:
         pytest.skip("this game's secrets are picks, or it has none: the test above forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
     monkeypatch.setattr(table_module, "draw", forking_draw)
@@ -269,7 +276,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     for name, pick in (("a", 0), ("b", 1)):
         box = make_box(seed=seed, data=tmp_path / name, pins=MockFactory(revision="a020a0"))
         box.table._random = Forked(seed, pick)
-        box.table.new_game(rules.NAME, seats, rules.SECRET_OPTIONS)
+        box.table.new_game(rules.NAME, seats, game.secret_options)
         sides.append(Side(box, seats))
     a, b = sides
     source = a.box.table._random
@@ -287,7 +294,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
         state = a.box.table._record.state
         seat = rng.choice(list(rules.current_actors(state)))
         both = [x for x in a.box.table.legal_actions(seat) if x in b.box.table.legal_actions(seat)]
-        dealing = [x for x in both if source.owners is None and rules.secret_draw(rules.apply(state, x))]
+        dealing = [x for x in both if source.owners is None and game.secret_draw(rules.apply(state, x))]
         action = rng.choice(dealing if dealing and rng.random() < 0.5 else both)  # steer towards a secret
         for side in sides:
             assert side.box.seat_act(seat, action)["status"] != "rejected"

@@ -3,9 +3,9 @@ import pytest
 
 from device.cursor import Cursor
 from engine.rules import Rejected
-from engine.rules.protocol import CHOOSE, PLACE, Choice, Prompt
+from engine.rules.protocol import CHOOSE, Choice, Prompt
 
-VILLAGES = Prompt(PLACE, "place", tuple(Choice(f"space {n}", {"seat": 1, "choose": {"village": v, "space": n}},
+VILLAGES = Prompt(CHOOSE, "place", tuple(Choice(f"space {n}", {"seat": 1, "choose": {"village": v, "space": n}},
                                                group=f"village {v}") for v in (3, 7) for n in (1, 2)))
 
 
@@ -33,7 +33,7 @@ def test_a_two_step_choice_picks_the_group_then_the_item_and_7_goes_back():
 def test_a_new_prompt_starts_the_cursor_afresh():
     cursor = Cursor()
     cursor.press(VILLAGES, 1, 2)
-    other = Prompt(PLACE, "place", VILLAGES.choices[:2])
+    other = Prompt(CHOOSE, "place", VILLAGES.choices[:2])
     cursor.press(other, 1, 8)
     assert cursor.label() == "space 1"
 

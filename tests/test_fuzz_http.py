@@ -10,8 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.rules import GAMES
+from engine.games import GAMES
 from web_companion import create_app
+
+pytestmark = pytest.mark.slow
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 20) | st.floats(allow_nan=False) |
                     st.text(max_size=8), lambda inner: st.lists(inner, max_size=4) |

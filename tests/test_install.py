@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parent.parent
 UNIT = ROOT / "hardware" / "arbitro.service"
 INSTALL = ROOT / "hardware" / "install.sh"

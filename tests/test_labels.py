@@ -10,7 +10,7 @@ import pytest
 
 from device.labels import layout, pdf, svg
 from device.texts import text
-from engine.rules import GAMES
+from engine.games import GAMES
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -24,7 +24,7 @@ def test_every_game_has_a_strip_per_seat_with_its_own_words(game, lang):
     words = [t.text for t in sheet.findall(f"{SVG_NS}text")]
     assert words.count(text(lang, "key_ok")) == 12 and words.count(text(lang, "key_back")) == 12
     assert text(lang, "seat", n=12) in words
-    printed = getattr(GAMES[game], "PAD_LABELS", None)
+    printed = GAMES[game].pad_labels
     if printed:  # each button's word, as the box says it (a long one may break over two lines)
         joined = " ".join(words)
         assert all(text(lang, label, game).split()[0] in joined for label in printed)

@@ -12,6 +12,8 @@ import pytest
 from tests.browser import Server
 from tests.conftest import DIRECT_PINMAP
 
+pytestmark = pytest.mark.slow
+
 STREAMS, IDLE = 300, 500
 
 

@@ -10,7 +10,7 @@ from device import screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.menu import HostMenu
 from device.texts import text
-from engine.rules import GAMES
+from engine.games import GAMES
 from engine.table import Table
 from tests.browser import SCREENSHOTS
 
@@ -20,8 +20,8 @@ BODY_TOP = LINE + 1
 def every_screen(lang):
     """Distinct screens of random games of every game and size, plus the menus and the join screen."""
     found = {}
-    for name, rules in sorted(GAMES.items()):
-        low, high = rules.SEATS
+    for name, described in sorted(GAMES.items()):
+        rules, (low, high) = described.rules, described.seats
         for seats in range(low, high + 1):
             rng = random.Random(seats)
             table = Table(random=random.Random(seats))
@@ -149,7 +149,7 @@ def test_leader1_keeps_every_acting_team_on_screen_while_a_move_is_entered(teams
             assert {screens.seat("it", s) for s in view["to_act"]} <= shown, screen
             if teams == 2:
                 assert {"G1", "G2"} <= shown, screen
-        actors = GAMES["leader1"].current_actors(table._record.state)
+        actors = GAMES["leader1"].rules.current_actors(table._record.state)
         table.act(rng.choice(table.legal_actions(rng.choice(list(actors)))))
     assert checked
 

@@ -20,8 +20,10 @@ import pytest
 
 from engine.journal import Journal
 from engine.record import GameRecord
-from engine.rules import GAMES
+from engine.games import GAMES
 from tests.browser import Server
+
+pytestmark = pytest.mark.slow
 
 PINMAP = Path(__file__).parent / "pinmap-one-seat.toml"  # seat 1 has a pad (and a phone); the others: the host
 SEATS = {"ponte": 3, "lifeboats": 3, "leader1": 2, "biglietti": 5, "shangrila": 3}

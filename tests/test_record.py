@@ -5,7 +5,8 @@ import random
 import pytest
 
 from engine.record import CHECKPOINT, UNDO, GameRecord, header
-from engine.rules import CHANCE, GAMES, TERMINAL, Rejected
+from engine.games import GAMES
+from engine.rules import CHANCE, TERMINAL, Rejected
 
 
 def random_line(rules, state, rng):
@@ -18,7 +19,7 @@ def random_line(rules, state, rng):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_undo_and_export_across_checkpoints_match_a_record_of_every_state(game):
-    rules, rng = GAMES[game], random.Random(7)
+    rules, rng = GAMES[game].rules, random.Random(7)
     seats = rules.SEATS[0]
     record = GameRecord(header(game, seats))
     every, points = [record.state], []  # the reference: every state in effect, and where each undo goes back
@@ -43,7 +44,7 @@ def test_undo_and_export_across_checkpoints_match_a_record_of_every_state(game):
 
 
 def test_a_long_game_keeps_a_state_every_checkpoint_lines():
-    rules, rng = GAMES["leader1"], random.Random(5)
+    rules, rng = GAMES["leader1"].rules, random.Random(5)
     record = GameRecord(header("leader1", 4, {"supply": "box", "race": "tappe", "stages": 3}))
     for _ in range(2000):
         record.apply(random_line(rules, record.state, rng))

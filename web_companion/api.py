@@ -5,7 +5,7 @@ import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from engine.rules import GAMES
+from engine.games import GAMES
 
 from .texts import word
 from .viewers import SEAT_COOKIE, box, fail, language, seat_of
@@ -103,8 +103,8 @@ def games():
     """Every game the box referees: its seats and its typed options, with their defaults per seat count."""
     wired = box().wired_seats
     listed = []
-    for name, rules in GAMES.items():  # in the order they are registered, as on the box menu
-        low, high = rules.SEATS
-        listed.append({"name": name, "title": rules.TITLE, "seats": [low, high], "wired_seats": wired,
+    for name, game in GAMES.items():  # in the order they are registered, as on the box menu
+        rules, (low, high) = game.rules, game.seats
+        listed.append({"name": name, "title": game.title, "seats": [low, high], "wired_seats": wired,
                        "options": {n: [o.as_data(n) for o in rules.OPTIONS] for n in range(low, high + 1)}})
     return jsonify(listed)

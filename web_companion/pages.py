@@ -2,16 +2,15 @@
 from pathlib import Path
 
 import markdown
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, send_from_directory, url_for
 
-from engine.rules import GAMES
+from engine.games import GAMES
 from engine.words import LANGUAGES
 
 from .texts import page_words, word
 from .viewers import fail, language
 
 bp = Blueprint("pages", __name__)
-RULES = Path(__file__).parent / "rules"
 
 
 def localized(template, **values):
@@ -25,8 +24,27 @@ def localized(template, **values):
     return response
 
 
+def part_url(game, path):
+    """Where a phone loads one of a game's static parts: the box's static folder, or the game's own."""
+    if game.phone.folder is None:
+        return url_for("static", filename=path)
+    return url_for("pages.game_part", game=game.name, path=path)
+
+
 def phone_page(tab):
-    return localized("phone.html", tab=tab, words=page_words(language()), games=sorted(GAMES))
+    games = [GAMES[name] for name in sorted(GAMES)]
+    styles = [part_url(g, g.phone.style) for g in games if g.phone.style]
+    scripts = [part_url(g, g.phone.script) for g in games if g.phone.script]
+    return localized("phone.html", tab=tab, words=page_words(language()), styles=styles, scripts=scripts)
+
+
+@bp.get("/games/<game>/<path:path>")
+def game_part(game, path):
+    """A static part of a game that keeps its parts in a folder of its own (its descriptor names it)."""
+    found = GAMES.get(game)
+    if found is None or found.phone.folder is None or path not in (found.phone.script, found.phone.style):
+        fail(404, "no_game_part", game=game, path=path)
+    return send_from_directory(found.phone.folder, path)
 
 
 @bp.get("/")
@@ -54,9 +72,9 @@ def join():
 @bp.get("/rules/<game>")
 def rules(game):
     """The game's rules page for players, in the page's language."""
-    lang = language()
-    page = RULES / f"{game}.{lang}.md"
-    if game not in GAMES or not page.exists():
+    lang, found = language(), GAMES.get(game)
+    page = found and found.rules_pages and Path(found.rules_pages) / f"{game}.{lang}.md"
+    if not page or not page.exists():
         fail(404, "no_rules_page", game=game)
     body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
-    return localized("rules.html", body=body, title=GAMES[game].TITLE)
+    return localized("rules.html", body=body, title=found.title)

@@ -1,7 +1,10 @@
-"""Each game's presentation on the box lives in a module named after the game (device/games/<name>.py):
-its words (TEXTS), its result pages (chapters), its live screen, its final screen and its replay summary."""
+"""Each game's presentation on the box, in the module its descriptor names (engine/games.py `Game.oled`; ours
+are device/games/<name>.py): its result pages (`chapters`), its live screen, its final screen (`result`) and its
+replay summary (`summary`). Its words are in its catalog."""
 import importlib
+
+from engine.games import GAMES
 
 
 def presentation(game):
-    return importlib.import_module(f"{__name__}.{game}")
+    return importlib.import_module(GAMES[game].oled)

@@ -1,15 +1,5 @@
-"""The games Arbitro referees, by their log name."""
-from . import biglietti, leader1, lifeboats, ponte, shangrila
-from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected, refuse
+"""The pure rules of every game, one module each (the contract is in protocol.py); engine/games.py registers
+them with the rest of each game's parts."""
+from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 
-GAMES = {game.NAME: game for game in (ponte, lifeboats, leader1, biglietti, shangrila)}
-
-
-def game_module(name):
-    try:
-        return GAMES[name]
-    except (KeyError, TypeError):
-        raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES))) from None
-
-
-__all__ = ["CHANCE", "GAMES", "HOST", "PUBLIC", "TERMINAL", "Rejected", "game_module"]
+__all__ = ["CHANCE", "HOST", "PUBLIC", "TERMINAL", "Rejected"]

@@ -1,6 +1,7 @@
 """The game contract: what every game module provides, and the names they share.
 
-A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__.py``) exposes:
+A game module (``engine/rules/<name>.py``, registered with the rest of its game in ``engine/games.py``, typed
+there as ``Rules``) exposes:
 
 - ``NAME`` (its log name), ``TITLE`` (as printed on the box), ``SEATS`` (fewest, most) and ``OPTIONS``
   (a tuple of ``options.Option``: the typed table options, their defaults and checks).
@@ -17,10 +18,8 @@ A game module (``engine/rules/<name>.py``, registered in ``engine/rules/__init__
 - ``view(state, viewer) -> dict``: what ``viewer`` (a seat, ``PUBLIC`` or ``HOST``) may see. Every public view
   has ``game``, ``over`` and ``result`` (``None`` until over, then winners, losers and draw).
 - ``result(state)``: ``None`` until over.
-- ``OPEN_INFORMATION = True`` (optional): the game has no secret at all (every prompt is open, every view the
-  same); the contract's secrecy tests skip it.
-- ``public_lines(record) -> [line]`` (optional): the lines of a log exported during a game, holding only what
-  every player may already know. Without it, ``picks.public_lines`` applies: only revealed picks are kept.
+Its optional capabilities (``public_lines``, ``secret_draw``, open information, pad labels) are declared in its
+``engine.games.Game`` descriptor, never looked up by name.
 
 States and actions are plain data; actions have the shape of a game-log line (see docs/log-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
@@ -35,8 +34,6 @@ HOST = "host"
 # Prompt kinds
 PICK = "pick"  # a secret pick, revealed with the others of its round
 CHOOSE = "choose"  # an open decision
-NUMBER = "number"  # a value from a range
-PLACE = "place"  # a place on a map
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,6 @@ NAME = "shangrila"
 TITLE = "I ponti di Shangri-La"
 refuse, word = refusals(NAME), words_of(NAME)
 SEATS = (3, 4)
-OPEN_INFORMATION = True  # no secret: every viewer sees the same board
 
 KINDS = ("guaritore", "allevatore_di_draghi", "custode_del_fuoco", "sacerdote", "portatore_di_pioggia",
          "astrologo", "sussurratore_di_yeti")  # also the order travellers are resolved in

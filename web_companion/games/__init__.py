@@ -1,9 +1,8 @@
-"""What a game's phone panels need beside its words: data in web_companion/games/<name>.py (`DATA`), its panels
-(static/games/<name>.js) and its rules pages (rules/<name>.<lang>.md). Its words are in the catalogs."""
+"""What a game's phone panels need beside its words: the `DATA` of the module its descriptor names
+(engine/games.py `Phone.data`; ours are web_companion/games/<name>.py). Its words are in the catalogs."""
 import importlib
-import importlib.util
 
 
 def data(game):
-    name = f"{__name__}.{game}"
-    return importlib.import_module(name).DATA if importlib.util.find_spec(name) else {}
+    """The phone data of `game` (a Game), {} when its panels need none."""
+    return importlib.import_module(game.phone.data).DATA if game.phone.data else {}

@@ -1,0 +1,123 @@
+"""Every game the box referees, each declared once (a `Game`) and registered here: the one place a new game is
+added. Every layer finds a game's parts through its descriptor: the engine its rules, the box its OLED pages
+(a module path, imported by `device/`), the web side its phone parts (static files and a data module, resolved
+by `web_companion/`), the words their catalog folder. Parts of a higher layer are named by path, never
+imported here, so the layers still import only downward.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol, runtime_checkable
+
+from .rules import biglietti, leader1, lifeboats, ponte, shangrila
+from .rules.protocol import refuse
+
+LOCALE = Path(__file__).parent / "locale"
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words."""
+    NAME: str
+    TITLE: str
+    SEATS: tuple
+    OPTIONS: tuple
+
+    def setup(self, seats: int, options: dict) -> Any: ...
+    def current_actors(self, state) -> Any: ...
+    def chance_outcomes(self, state) -> list: ...
+    def legal_actions(self, state, actor) -> list: ...
+    def apply(self, state, action: dict) -> Any: ...
+    def prompt(self, state, seat: int) -> Any: ...
+    def view(self, state, viewer) -> dict: ...
+    def result(self, state) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A game's parts on the phone: its panels' script and stylesheet (paths under `folder`, served by the box),
+    and the module whose `DATA` its panels need beside their words (None: words only)."""
+    script: str | None = None
+    style: str | None = None
+    data: str | None = None
+    folder: Path | None = None  # None: web_companion's own static folder
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its rules and where each layer finds the rest.
+
+    - `oled`: the module of its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.
+    - `phone`: its phone parts; `rules_pages`: the folder of its player rules pages (`<name>.<lang>.md`).
+    - `locale`: the folder of its catalogs (`<lang>/LC_MESSAGES/<name>.po`).
+    - `pad_labels`: the words printed on a pad's strip, button 1 first (empty: the pads follow the prompt).
+    - Capabilities, each optional: `public_lines(steps)` (what a log exported mid-game keeps; default: revealed
+      picks only), `secret_draw(state)` (the seats a chance outcome due now is a secret of),
+      `secret_options` (table options under which chance deals secrets), `open_information` (nothing is ever
+      secret).
+    """
+    rules: Rules
+    oled: str
+    phone: Phone = field(default_factory=Phone)
+    rules_pages: Path | None = None
+    locale: Path = LOCALE
+    pad_labels: tuple = ()
+    public_lines: Callable | None = None
+    secret_draw: Callable | None = None
+    secret_options: dict | None = None
+    open_information: bool = False
+
+    @property
+    def name(self):
+        return self.rules.NAME
+
+    @property
+    def title(self):
+        return self.rules.TITLE
+
+    @property
+    def seats(self):
+        return self.rules.SEATS
+
+
+PAGES = Path(__file__).parent.parent / "web_companion" / "rules"
+
+
+def _ours(rules, **parts):
+    """A game of this repository: its parts where the layout puts them, named after it."""
+    name = rules.NAME
+    return Game(rules, oled=f"device.games.{name}", rules_pages=PAGES,
+                phone=Phone(script=f"games/{name}.js", style=f"games/{name}.css", data=parts.pop("data", None)),
+                **parts)
+
+
+GAMES = {}  # log name -> Game, in the order the box's menu lists them
+
+
+def register(game):
+    """Add `game` (a Game) to the registry; its rules must follow the contract."""
+    if not isinstance(game.rules, Rules):
+        missing = [n for n in Rules.__protocol_attrs__ if not hasattr(game.rules, n)] \
+            if hasattr(Rules, "__protocol_attrs__") else []
+        raise TypeError(f"{game.rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name):
+    GAMES.pop(name, None)
+
+
+def game(name):
+    """The registered game called `name`; refused by name when there is none."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES))) from None
+
+
+register(_ours(ponte, data="web_companion.games.ponte", pad_labels=ponte.PAD_LABELS, public_lines=ponte.public_lines))
+register(_ours(lifeboats, data="web_companion.games.lifeboats", pad_labels=lifeboats.PAD_LABELS))
+register(_ours(leader1, public_lines=leader1.public_lines, secret_draw=leader1.secret_draw,
+               secret_options=leader1.SECRET_OPTIONS))
+register(_ours(biglietti, pad_labels=biglietti.PAD_LABELS, public_lines=biglietti.public_lines))
+register(_ours(shangrila, open_information=True))

@@ -1,0 +1,13 @@
+"""A sixth game that lives only under tests/: "Moneta" (each seat secretly calls heads or tails, then the box
+tosses a coin; who called it wins). Its descriptor is all a layer needs to find its parts."""
+from pathlib import Path
+
+from engine.games import Game, Phone
+
+from . import rules
+
+HERE = Path(__file__).parent
+
+MONETA = Game(rules, oled="tests.sixth_game.oled", rules_pages=HERE / "pages", locale=HERE / "locale",
+              phone=Phone(script="moneta.js", style="moneta.css", folder=HERE / "static"),
+              pad_labels=rules.PAD_LABELS)

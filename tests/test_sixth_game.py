@@ -1,0 +1,97 @@
+"""A sixth game added by its descriptor alone: "Moneta" lives only under tests/sixth_game and touches no shared
+file but the registry (engine/games.py `register`). Every layer finds it: the contract suite, the table, the
+journal and replay, the box's pads and OLED, the phone page and its parts, the rules pages, the catalogs and
+the pad labels."""
+import json
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from device import screens
+from device.labels import layout
+from engine import games
+from engine.replay import replay
+from engine.rules import PUBLIC, Rejected
+from tests import test_contract as contract
+from tests.phones import take
+from tests.sixth_game import MONETA
+from web_companion import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def moneta():
+    games.register(MONETA)
+    yield MONETA
+    games.unregister(MONETA.name)
+
+
+def test_no_shared_file_names_the_sixth_game():
+    for layer in ("engine", "device", "web_companion"):
+        for path in (ROOT / layer).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".js", ".html", ".css", ".po", ".md"):
+                assert "moneta" not in path.read_text(encoding="utf-8").lower(), path
+
+
+def test_an_unregistered_game_is_refused_by_name():
+    with pytest.raises(Rejected, match="unknown game 'moneta'"):
+        games.game("moneta")
+
+
+def test_a_descriptor_whose_rules_break_the_contract_is_refused():
+    with pytest.raises(TypeError, match="does not follow the rules contract"):
+        games.register(games.Game(rules=object(), oled="nowhere"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_contract_suite_runs_over_it(moneta, seed):
+    contract.test_the_module_declares_the_contract(moneta.rules)
+    contract.test_random_legal_games_end_and_replay_to_the_same_view(moneta.rules, seed)
+    contract.test_every_listed_action_and_prompt_choice_is_accepted_and_others_are_refused_by_name(moneta.rules,
+                                                                                                    seed)
+    contract.test_every_view_carries_the_required_keys(moneta.rules)
+
+
+def test_its_secret_calls_stay_secret_on_every_endpoint(moneta, make_box, tmp_path, monkeypatch):
+    contract.test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(
+        moneta, moneta.rules, 0, make_box, tmp_path, monkeypatch)
+
+
+def test_it_is_played_on_the_pads_shown_on_the_oled_and_replayed(moneta, make_box):
+    box = make_box(pins=MockFactory(revision="a020a0"))
+    box.table.new_game("moneta", 2)
+    assert box.pad_labels(0)[:2] == ["Testa", "Croce"]  # its pad labels, in its catalog's words
+    assert screens.live(box.table.view(), "it").title == "Il pronostico"
+    assert box.press(seat=0, button=2)["status"] == "applied"
+    assert box.press(seat=1, button=1)["status"] == "applied"
+    shown = box.table.view()
+    assert shown["over"] and shown["coin"] in ("testa", "croce")
+    assert screens.live(shown, "en").title in ("Heads", "Tails")
+    winner = 1 if shown["coin"] == "testa" else 0
+    assert shown["result"]["winners"] == [winner]
+    assert replay(box.table.export()).view(PUBLIC) == {k: v for k, v in shown.items() if k != "version"}
+
+
+def test_the_phones_find_its_parts_words_and_rules_pages(moneta, make_box):
+    box = make_box(pins=MockFactory(revision="a020a0"))
+    client = create_app(box).test_client()
+    page = client.get("/?lang=it").get_data(as_text=True)
+    assert "/games/moneta/moneta.js" in page and "/games/moneta/moneta.css" in page
+    assert "ARBITRO.games.moneta" in client.get("/games/moneta/moneta.js").get_data(as_text=True)
+    assert client.get("/games/moneta/__init__.py").status_code == 404  # only the parts it declares
+    words = json.loads(page.split('<script id="texts" type="application/json">')[1].split("</script>")[0])
+    assert words["moneta"]["box"]["testa"] == "Testa" and words["titles"]["moneta"] == "Moneta"
+    listed = {g["name"]: g for g in client.get("/api/games").get_json()}
+    assert listed["moneta"]["seats"] == [2, 3]
+    assert "il box lancia la moneta" in client.get("/rules/moneta?lang=it").get_data(as_text=True)
+    assert "the box tosses the coin" in client.get("/rules/moneta?lang=en").get_data(as_text=True)
+    take(client, box, "/api/host/claim")
+    assert client.post("/api/host/game", json={"game": "moneta", "seats": 3, "options": {}}).status_code == 201
+    assert box.table.game == "moneta"
+
+
+def test_its_pad_labels_print(moneta):
+    words = [shape[4] for shape in layout("moneta", 2, "en") if shape[0] == "text"]
+    assert "Heads" in words and "Tails" in words
