@@ -1,4 +1,5 @@
-"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro labels` writes printable pad labels;
+"""The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro verify LOG` checks its draws against
+the seed revealed at its end; `arbitro labels` writes printable pad labels;
 `arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is
 the composition root: it builds the table, the box and the web app, and hands the app what it needs. It speaks
 the terminal's language (the `cli` messages of the catalogs)."""
@@ -12,7 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
-from engine.replay import LogError, replay
+from engine.replay import LogError, Unchecked, replay, verify
 
 from .games import presentation
 from .texts import said, terminal_language
@@ -38,6 +39,23 @@ def replay_main(argv):
         print(json.dumps(shown, ensure_ascii=False))
     else:
         print(summary(shown))
+    return 0
+
+
+def verify_main(argv):
+    parser = argparse.ArgumentParser(prog="arbitro verify", description=said("verify_about"))
+    parser.add_argument("log", type=Path, help=said("replay_log"))
+    args = parser.parse_args(argv)
+    try:
+        text = args.log.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        parser.exit(2, f"arbitro verify: {said('cannot_read', path=args.log, error=e)}\n")
+    try:
+        checked = verify(text)
+    except (LogError, Unchecked) as e:
+        print(f"arbitro verify: {args.log}: {e}", file=sys.stderr)
+        return 1
+    print(said("verify_ok", n=checked))
     return 0
 
 
@@ -315,6 +333,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
+    if argv[:1] == ["verify"]:
+        return verify_main(argv[1:])
     if argv[:1] == ["labels"]:
         return labels_main(argv[1:])
     if argv[:1] == ["doctor"]:

@@ -24,6 +24,7 @@ CREATE INDEX IF NOT EXISTS entries_game ON entries (game, id);
 CREATE TABLE IF NOT EXISTS held (game INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS started (game INTEGER PRIMARY KEY, at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seeds (game INTEGER PRIMARY KEY, seed TEXT NOT NULL);
 INSERT OR IGNORE INTO meta (key, value) SELECT 'version', COALESCE(MAX(id), 0) FROM entries;
 """
 
@@ -134,7 +135,7 @@ class Journal:
         if self._lockfile:
             self._lockfile.close()
 
-    def _write(self, rows, held=(), started=None):
+    def _write(self, rows, held=(), started=None, seed=None):
         """One transaction: `rows` (game, kind, body) appended, the game's held pick cleared by each (or set
         by `held`: (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
@@ -143,6 +144,8 @@ class Journal:
                 self._db.execute("BEGIN IMMEDIATE")
                 if started:
                     self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
+                if seed:
+                    self._db.execute("INSERT INTO seeds (game, seed) VALUES (?, ?)", seed)
                 for game, kind, body in rows:
                     self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
                                      (game, kind, json.dumps(body, ensure_ascii=False)))
@@ -163,14 +166,14 @@ class Journal:
                 raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
             return version
 
-    def start_game(self, table_line, lines=(), end=None, at=None):
-        """Journal a new game with its first chance lines, ending game `end` in the same breath; returns
-        (game id, version)."""
+    def start_game(self, table_line, lines=(), end=None, at=None, seed=None):
+        """Journal a new game with its first chance lines and its chance seed (bytes; it never leaves the box
+        before the game ends), ending game `end` in the same breath; returns (game id, version)."""
         with self._lock:
             game = self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0]
         ended = [(end, "end", {})] if end is not None else []
         return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines],
-                                 started=(game, at) if at else None)
+                                 started=(game, at) if at else None, seed=seed and (game, seed.hex()))
 
     def append(self, game, lines):
         """Journal applied lines of one input together; returns the new version."""
@@ -220,6 +223,15 @@ class Journal:
             raise JournalError(f"the journal {self.path} has game {game} without its table line")
         lines = [body for kind, body in parsed[1:] if kind == "line"]
         return game, parsed[0][1], lines, any(kind == "end" for kind, _ in parsed), started and started[0]
+
+    def seed(self, game):
+        """The chance seed of `game` (bytes), or None (a game whose draws commit to nothing)."""
+        with self._lock:
+            row = self._db.execute("SELECT seed FROM seeds WHERE game = ?", (game,)).fetchone()
+        try:
+            return bytes.fromhex(row[0]) if row else None
+        except ValueError:
+            raise JournalError(f"the journal {self.path} holds a damaged seed for game {game}") from None
 
     def games(self, newest=50):
         """The ids of the newest games the journal holds, newest first."""

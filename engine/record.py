@@ -26,13 +26,15 @@ def header(game, seats, options=None):
 def check_header(line):
     if not isinstance(line, dict):
         raise refuse("table_line")
-    unknown = sorted(set(line) - {"arbitro", "game", "seats", "options"})
+    unknown = sorted(set(line) - {"arbitro", "game", "seats", "options", "chance"})
     if unknown:
         raise refuse("table_key", key=unknown[0])
     if line.get("arbitro") != FORMAT:
         raise refuse("log_format", format=FORMAT, found=line.get("arbitro"))
     if not isinstance(line.get("options", {}), dict):
         raise refuse("options_object")
+    if not isinstance(line.get("chance", {}), dict):
+        raise refuse("chance_object")
     return line["game"] if "game" in line else None, line.get("seats"), line.get("options", {})
 
 
@@ -44,6 +46,9 @@ class GameRecord:
         self._state = self.rules.setup(seats, options)
         self._checkpoints = [self._state]  # [k]: the state after the first k * CHECKPOINT applied lines
         self.header = header(name, seats, options)
+        if "chance" in table_line:  # the draws' commitment (and, once revealed, their seed): docs/chance.md
+            self.header["chance"] = dict(table_line["chance"])
+        self.draws = 0  # fresh chance outcomes drawn so far: the next draw's index (an undo never moves it back)
         self.lines = []  # every applied line, undo lines included: the log
         self.applied = []  # the lines in effect, in order
         self._undo_points = []  # len(applied) before each seat or host action still in effect
@@ -112,6 +117,8 @@ class GameRecord:
             if "chance" in line:
                 if self._due_redraw():  # this line stands for the outcome an undo took back
                     self._redraws.pop(0)
+                else:
+                    self.draws += 1
             else:
                 self._undo_points.append(len(self.applied))
             self.applied.append(line)
@@ -146,4 +153,7 @@ class GameRecord:
         return [self.header] + public(self.steps())
 
     def view(self, viewer):
-        return self.rules.view(self.state, viewer)
+        shown = self.rules.view(self.state, viewer)
+        if "chance" in self.header:
+            shown["chance"] = self.header["chance"]
+        return shown

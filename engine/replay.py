@@ -2,8 +2,10 @@
 import json
 import random
 
+from .chance import commitment, draw, outcome
 from .record import GameRecord
 from .rules import Rejected
+from .table import draw_due
 
 
 class LogError(ValueError):
@@ -30,16 +32,12 @@ def _broken(number, error):
 def _draw_chance(record, number, rng):
     """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
     never re-rolls), then from the seed's generator."""
-    while record.needs_chance:
-        taken_back = record.next_chance()
-        if taken_back is not None:
-            record.apply(taken_back)
-            continue
+    def fresh():
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
             raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
-        outcomes = record.rules.chance_outcomes(record.state)
-        record.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        return draw(record.rules, record.state, rng)
+    draw_due(record, fresh)
 
 
 def replay(text, seed=None):
@@ -63,3 +61,47 @@ def replay(text, seed=None):
     if rng is not None:
         _draw_chance(record, rows[-1][0] + 1, rng)
     return record
+
+
+class Unchecked(ValueError):
+    """A log whose draws cannot be checked, or do not check: the message says which line and why."""
+
+
+def verify(text):
+    """Check every draw of a finished game's log against its revealed seed: the seed matches the commitment
+    of the log's first line, and each chance line is the outcome the seed gives at its index (or the outcome an
+    undo took back, drawn again). Returns the number of draws checked; raises Unchecked or LogError."""
+    rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
+    if not rows:
+        raise LogError(1, "the log is empty: its first line must be the table")
+    table_line = _parse(*rows[0])
+    chance = table_line.get("chance") if isinstance(table_line.get("chance"), dict) else {}
+    if "commitment" not in chance:
+        raise Unchecked("line 1: not verifiable: these draws came from a source that commits to nothing")
+    if "seed" not in chance:
+        raise Unchecked("line 1: the seed is not revealed yet: it is, once the game is over")
+    try:
+        seed = bytes.fromhex(chance["seed"])
+    except (TypeError, ValueError):
+        raise Unchecked("line 1: the seed is not hexadecimal") from None
+    if commitment(seed, table_line) != chance["commitment"]:
+        raise Unchecked("line 1: the seed does not match the commitment published at the start")
+    try:
+        record = GameRecord(table_line)
+    except Rejected as e:
+        raise _broken(rows[0][0], e) from None
+    checked = 0
+    for number, text_line in rows[1:]:
+        line = _parse(number, text_line)
+        if "chance" in line and record.needs_chance:
+            expected = record.next_chance()
+            if expected is None:
+                expected = outcome(seed, record.draws, record.rules.chance_outcomes(record.state))
+            if line != expected:
+                raise Unchecked(f"line {number}: this draw does not check: the seed gives {expected}")
+            checked += 1
+        try:
+            record.apply(line)
+        except Rejected as e:
+            raise _broken(number, e) from None
+    return checked

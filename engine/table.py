@@ -1,7 +1,8 @@
 """The running table: inputs in, views out.
 
-Pad presses and phone requests become actions; chance is sampled from the OS's secure random source; every
-applied line is journaled before the input is acknowledged; subscribers hear of each new version. One lock
+Pad presses and phone requests become actions; chance is drawn from each game's committed seed (engine/chance.py:
+the commitment is public from the start, the seed is revealed at the end); every applied line is journaled
+before the input is acknowledged; subscribers hear of each new version. One lock
 serialises every input, so button threads and web threads never race.
 """
 import json
@@ -10,6 +11,7 @@ import secrets
 import threading
 from datetime import datetime, timezone
 
+from .chance import Committed, Unverifiable, new_seed
 from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
 from .rules import Rejected
@@ -24,15 +26,18 @@ RETRY = 2.0  # seconds between tries to write a held pick's reveal the journal r
 
 
 class Table:
-    def __init__(self, journal=None, *, random=None, reveal_delay=0.0, schedule=later,
+    def __init__(self, journal=None, *, random=None, seeds=new_seed, reveal_delay=0.0, schedule=later,
                  now=lambda: datetime.now(timezone.utc)):
-        """`schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
+        """Each game's draws come from a seed of `seeds()` (32 bytes), committed to at its start; given a plain
+        `random` source instead (loaded dice in mock mode, tests), they commit to nothing and say so.
+        `schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
         tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
         which every seat may still change its pick. `now()` dates each game's start, for the history."""
         # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
         self.lock = self._lock = threading.RLock()
         self._journal = journal or Journal()
-        self._random = random or secrets.SystemRandom()
+        self._random = random
+        self._seeds = seeds
         self.reveal_delay = reveal_delay
         self._schedule = schedule
         self._now = now
@@ -40,7 +45,7 @@ class Table:
         self._subscribers = []
         self._pending = None  # (action, cancel) of a held round-completing pick
         self.fault = None  # "full" or "failing" while the journal refuses writes: nothing is acknowledged
-        self._game_id, self._record = self._load()
+        self._game_id, self._record, self._dice = self._load()
         self.version = self._journal.version
         with self._lock:
             self._resume_held()
@@ -48,9 +53,20 @@ class Table:
     def _load(self):
         last = self._journal.last_game()
         if last is None or last[3]:
-            return None, None
+            return None, None, None
         game_id, table_line, lines, _ = last
-        return game_id, self._replayed(game_id, table_line, lines)
+        return game_id, self._replayed(game_id, table_line, lines), self._dice_of(game_id, table_line)
+
+    def _dice_of(self, game_id, table_line):
+        """Where game `game_id` draws from: its seed, checked against the commitment it published."""
+        seed = self._journal.seed(game_id)
+        if seed is None:
+            return Unverifiable(self._random or secrets.SystemRandom())
+        dice = Committed(seed, table_line)
+        if dice.commitment != table_line.get("chance", {}).get("commitment"):
+            raise JournalError(f"the journal {self._journal.path}, game {game_id}: its seed does not match the "
+                               "commitment it published")
+        return dice
 
     def _replayed(self, game_id, table_line, lines):
         record = GameRecord(table_line)
@@ -116,6 +132,7 @@ class Table:
                 return {"game": None, "over": False, "result": None, "version": self.version}
             state = self._state()
             shown = self._record.rules.view(state, viewer)
+            shown["chance"] = self._dice.public(revealed=self._record.is_over)  # the commitment; the seed at the end
             if isinstance(viewer, int):
                 prompt = self._record.rules.prompt(state, viewer)
                 shown["prompt"] = prompt.as_data() if prompt else None
@@ -149,7 +166,12 @@ class Table:
                 record = found and self._replayed(game_id, found[1], found[2])
             if record is None:
                 raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
-            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record.export_lines())
+            lines = record.export_lines()
+            if "commitment" in lines[0].get("chance", {}) and (record.is_over or record is not self._record):
+                # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
+                seed = self._journal.seed(game_id if record is not self._record else self._game_id)
+                lines[0] = {**lines[0], "chance": {**lines[0]["chance"], "seed": seed.hex()}}
+            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
     def subscribe(self, callback):
         """callback(version) after every change, called under the table's lock: keep it short."""
@@ -173,13 +195,16 @@ class Table:
         """Start a game, ending the one in play: both in one journal write, or neither."""
         with self._lock:
             table_line = header(game, seats, options)
-            record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
-            lines = self._sample_chance(record)
+            GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
+            dice = Unverifiable(self._random) if self._random else Committed(self._seeds(), table_line)
+            table_line["chance"] = dice.public(revealed=False)
+            record = GameRecord(table_line)
+            lines = self._sample_chance(record, dice)
             game_id, version = self._journaled(lambda: self._journal.start_game(
                 table_line, lines, end=self._game_id if self._record is not None else None,
-                at=self._now().isoformat(timespec="seconds")))
+                at=self._now().isoformat(timespec="seconds"), seed=dice.seed))
             self._drop_pending()
-            self._game_id, self._record = game_id, record
+            self._game_id, self._record, self._dice = game_id, record, dice
             self._changed(version)
 
     def end_game(self):
@@ -188,7 +213,7 @@ class Table:
                 raise refuse("no_game")
             version = self._journaled(lambda: self._journal.end_game(self._game_id))
             self._drop_pending()
-            self._game_id = self._record = None
+            self._game_id = self._record = self._dice = None
             self._changed(version)
 
     def _journaled(self, write):
@@ -268,27 +293,21 @@ class Table:
     def _commit(self, line, revealing=False):
         record = self._record
         record.apply(line)
-        lines = [line] + self._sample_chance(record)
+        lines = [line] + self._sample_chance(record, self._dice)
         try:
             version = self._journaled(lambda: self._journal.append(self._game_id, lines))
         except Exception:
             # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
-            self._game_id, self._record = self._load()
+            self._game_id, self._record, self._dice = self._load()
             raise
         if revealing:
             self._pending = None
         self._changed(version)
 
-    def _sample_chance(self, record):
-        """Draw every chance outcome now due, from the secure random source."""
-        lines = []
-        while record.needs_chance:
-            action = record.next_chance()  # undo never re-rolls
-            if action is None:
-                action = draw(record.rules, record.state, self._random)
-            record.apply(action)
-            lines.append(action)
-        return lines
+    @staticmethod
+    def _sample_chance(record, dice):
+        """Draw every chance outcome now due, from the game's dice."""
+        return draw_due(record, lambda: dice.draw(record.rules, record.state, record.draws))
 
     def close(self):
         with self._lock:
@@ -296,7 +315,14 @@ class Table:
             self._journal.close()
 
 
-def draw(rules, state, random):
-    """One live chance outcome for `state`, drawn from `random` by the outcomes' probabilities."""
-    outcomes = rules.chance_outcomes(state)
-    return random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+def draw_due(record, fresh):
+    """Apply every chance outcome `record` needs now: those an undo took back first (undo never re-rolls),
+    then `fresh()` ones. Returns the lines applied. The table and `arbitro replay` both draw through it."""
+    lines = []
+    while record.needs_chance:
+        action = record.next_chance()
+        if action is None:
+            action = fresh()
+        record.apply(action)
+        lines.append(action)
+    return lines

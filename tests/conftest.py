@@ -91,9 +91,11 @@ def make_box(tmp_path, clock, pin_factory):
     made = []
 
     def make(seed=1, reveal_delay=0.0, data=tmp_path / "data", url=None, pins=pin_factory, pinmap=None,
-             power_off=None, device=None):
-        table = Table(Journal(data / "journal.sqlite3"), random=random.Random(seed), reveal_delay=reveal_delay,
-                      schedule=clock.schedule)
+             power_off=None, device=None, seeds=None):
+        """`seeds`: draw from committed seeds (engine/chance.py) instead of the seeded, unverifiable dice."""
+        dice = {"seeds": seeds} if seeds else {"random": random.Random(seed)}
+        table = Table(Journal(data / "journal.sqlite3"), reveal_delay=reveal_delay, schedule=clock.schedule,
+                      **dice)
         box = Box(table, load_pinmap(*[pinmap] if pinmap else []), device or dummy(width=128, height=64, mode="1"),
                   url=url, clock=clock, schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
                   power_off=power_off, state=StateFile(data / "box.json"))

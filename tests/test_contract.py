@@ -8,14 +8,14 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from engine import table as table_module
+from engine import chance as chance_module
 from engine.record import GameRecord, header
 from engine.replay import replay
 from engine.games import GAMES
 from engine.rules import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 from engine.rules.protocol import Prompt
 from engine.table import Table
-from engine.table import draw as table_draw
+from engine.chance import draw as table_draw
 from tests.phones import take
 from web_companion import api, create_app
 
@@ -249,7 +249,7 @@ class Forked:
 
 
 def forking_draw(rules, state, source):
-    """engine.table.draw, forking the first secret draw of a table whose source is a Forked."""
+    """engine.chance.draw, forking the first secret draw of a table whose source is a Forked."""
     secret_draw = GAMES[rules.NAME].secret_draw
     owners = secret_draw(state) if secret_draw else None
     if owners and isinstance(source, Forked):
@@ -269,7 +269,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     if not game.secret_draw:
         pytest.skip("this game's secrets are picks, or it has none: the test above forks on one")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
-    monkeypatch.setattr(table_module, "draw", forking_draw)
+    monkeypatch.setattr(chance_module, "draw", forking_draw)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
     sides = []

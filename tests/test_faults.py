@@ -33,11 +33,11 @@ class Disk:
         self.journal, self.monkeypatch, self.full = journal, monkeypatch, False
         real = journal._write
 
-        def write(rows, held=(), started=None):
+        def write(rows, held=(), started=None, seed=None):
             if self.full:
                 raise JournalError(f"could not write the journal {journal.path}: database or disk is full",
                                    full=True)
-            return real(rows, held, started)
+            return real(rows, held, started, seed)
 
         monkeypatch.setattr(journal, "_write", write)
 

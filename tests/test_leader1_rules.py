@@ -9,7 +9,7 @@ from engine.record import GameRecord, header
 from engine.rules import CHANCE, PUBLIC, Rejected
 from engine.rules import leader1 as L
 from engine.rules.leader1_die import DEFAULT_DIE, free_spaces, move_cost, success_rate
-from engine.table import draw
+from engine.chance import draw
 
 # Faces of the default die: 0–3 plain 3, 4 plain 4, 5 red 4, 6 orange 4, 7 blue 4, 8–11 plain 5.
 THREE, FOUR, RED, ORANGE, BLUE, FIVE = 0, 4, 5, 6, 7, 8

@@ -114,7 +114,8 @@ def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app
     log = client.get("/api/host/log")
     assert log.mimetype == "application/x-ndjson" and "attachment" in log.headers["Content-Disposition"]
     lines = [json.loads(line) for line in log.get_data(as_text=True).splitlines()]
-    assert lines == [{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "box"}}]  # nothing secret yet
+    assert lines == [{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "box"},  # nothing secret yet
+                      "chance": {"verifiable": False}}]  # the tests' seeded dice commit to nothing
     assert client.post("/api/host/language", json={"language": "en"}).status_code == 200
     assert box.display.screen.title == "Match 1: picks"
     assert client.post("/api/host/language", json={"language": "de"}).status_code == 400

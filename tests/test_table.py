@@ -6,6 +6,8 @@ import threading
 
 import pytest
 
+from engine.chance import commitment
+
 from engine.journal import Journal, JournalError
 from engine.replay import replay
 from engine.rules import Rejected, ponte
@@ -127,8 +129,10 @@ def test_export_once_over_replays_to_the_same_view(table):
         if rng.random() < 0.1:
             table.undo()
     log = table.export()
-    assert json.loads(log.splitlines()[0]) == {"arbitro": 1, "game": "ponte", "seats": 5,
-                                               "options": {"deal": "box"}}
+    first = json.loads(log.splitlines()[0])
+    revealed = first.pop("chance")  # over: the seed is revealed beside its commitment
+    assert first == {"arbitro": 1, "game": "ponte", "seats": 5, "options": {"deal": "box"}}
+    assert commitment(bytes.fromhex(revealed["seed"]), first) == revealed["commitment"]
     assert json.loads(log.splitlines()[1])["chance"] == "deal"
     assert {"host": "undo"} in [json.loads(line) for line in log.splitlines()]
     shown = table.view()

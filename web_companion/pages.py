@@ -11,6 +11,7 @@ from .texts import page_words, word
 from .viewers import fail, language
 
 bp = Blueprint("pages", __name__)
+PAGES = Path(__file__).parent / "rules"  # the pages for players that belong to no game
 
 
 def localized(template, **values):
@@ -67,6 +68,14 @@ def host():
 def join():
     """The QR code holds the uppercase URL (alphanumeric mode)."""
     return redirect(url_for("pages.table"))
+
+
+@bp.get("/chance")
+def chance():
+    """For players: how to check that the box did not cheat (the seed, its commitment, `arbitro verify`)."""
+    page = PAGES / f"chance.{language()}.md"
+    body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
+    return localized("rules.html", body=body, title=word(language(), "chance_howto"))
 
 
 @bp.get("/rules/<game>")

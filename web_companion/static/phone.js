@@ -141,7 +141,19 @@ const ARBITRO = (() => {
   // -- what every game shares -----------------------------------------------------------------------------
   function gameHeader(view) {
     return [el("h1", {}, T.titles[view.game] || view.game),
-            el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link")))];
+            el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link"))), chanceLine(view)];
+  }
+
+  // The draws' commitment from the start (its first 12 hex digits), the seed once the game is over, and how to
+  // check them (docs/chance.md); test dice say they cannot be checked.
+  function chanceLine(view) {
+    const chance = view.chance;
+    if (!chance) return null;
+    if (!chance.commitment) return el("p", {class: "chance"}, el("small", {}, t("chance_unverifiable")));
+    return el("p", {class: "chance"},
+      el("small", {}, t("chance_commitment", {fingerprint: chance.commitment.slice(0, 12)})),
+      chance.seed ? [el("br"), el("small", {class: "seed"}, t("chance_seed", {seed: chance.seed}))] : null,
+      view.over ? [el("br"), el("a", {href: "/chance"}, t("chance_howto"))] : null);
   }
 
   const names = (seats) => seats.map((s) => [meeple(s), seatName(s) + " "]);

@@ -1,0 +1,105 @@
+"""Chance the table can audit: every draw of a game is derived from a secret seed the box commits to before the
+first draw and reveals after the last (docs/chance.md says it precisely enough to write a verifier from it).
+
+- seed: 32 bytes from the OS's secure source (`secrets`), one per game, kept only in the box's journal.
+- commitment: SHA-256 of the seed followed by the game's identity (its table line: game, seats, options, as
+  compact JSON with sorted keys, UTF-8), in hex. Published at once: the log's first line, every phone, the OLED.
+- draw number i (0, 1, 2 … counting every fresh draw of the game; an undo never moves it back): the outcomes the
+  rules offer, in their order, weighted by their probabilities as exact fractions scaled to whole numbers;
+  r = uniform(seed, i, total) picks the outcome whose running total first exceeds r.
+- uniform(seed, i, n): HMAC-SHA-256 keyed with the seed over b"arbitro-draw" + i (8 bytes, big-endian) +
+  attempt (4 bytes, big-endian, from 0); its first 8 bytes as a big-endian number x; x < 2^64 - (2^64 mod n)
+  gives x mod n, else the next attempt (rejection sampling: no outcome is favoured).
+"""
+import hashlib
+import hmac
+import itertools
+import json
+import math
+import secrets
+from fractions import Fraction
+
+SEED_BYTES = 32
+LABEL = b"arbitro-draw"
+SPAN = 2 ** 64
+IDENTITY_KEYS = ("arbitro", "game", "seats", "options")
+
+
+def new_seed():
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def identity(table_line):
+    """The game's identity as the commitment hashes it: its table line without the chance entry."""
+    shown = {k: table_line[k] for k in IDENTITY_KEYS if k in table_line}
+    return json.dumps(shown, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def commitment(seed, table_line):
+    return hashlib.sha256(seed + identity(table_line)).hexdigest()
+
+
+def uniform(seed, index, bound):
+    """An integer in [0, bound), derived from the seed and the draw's index, with no bias."""
+    limit = SPAN - SPAN % bound
+    for attempt in itertools.count():
+        message = LABEL + index.to_bytes(8, "big") + attempt.to_bytes(4, "big")
+        x = int.from_bytes(hmac.new(seed, message, hashlib.sha256).digest()[:8], "big")
+        if x < limit:
+            return x % bound
+
+
+def weights(outcomes):
+    """The outcomes' probabilities as whole numbers with the same ratios (each a fraction k/n of a small n)."""
+    fractions = [Fraction(p).limit_denominator(1_000_000) for _, p in outcomes]
+    scale = math.lcm(*(f.denominator for f in fractions))
+    return [int(f * scale) for f in fractions]
+
+
+def outcome(seed, index, outcomes):
+    """Draw number `index` among `outcomes` ([(action, probability)], as the rules list them)."""
+    counts = weights(outcomes)
+    r = uniform(seed, index, sum(counts))
+    for (action, _), running in zip(outcomes, itertools.accumulate(counts)):
+        if r < running:
+            return action
+    raise AssertionError("unreachable: r < the total")
+
+
+class Committed:
+    """A game's committed seed: the table draws from it; its commitment is public, the seed is not."""
+    verifiable = True
+
+    def __init__(self, seed, table_line):
+        self.seed = seed
+        self.commitment = commitment(seed, table_line)
+
+    def draw(self, rules, state, index):
+        return outcome(self.seed, index, rules.chance_outcomes(state))
+
+    def public(self, revealed):
+        """What the table line and every viewer may know: the commitment, and the seed once revealed."""
+        shown = {"commitment": self.commitment}
+        return {**shown, "seed": self.seed.hex()} if revealed else shown
+
+
+def draw(rules, state, random):
+    """One outcome for `state` from a plain random source (anything with `choices`), by the probabilities."""
+    outcomes = rules.chance_outcomes(state)
+    return random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+class Unverifiable:
+    """Draws from a random source that commits to nothing (mock mode's loaded dice, tests, a replay's --seed):
+    marked "not verifiable" in the log and on the phones."""
+    verifiable = False
+    seed = None
+
+    def __init__(self, random):
+        self.random = random
+
+    def draw(self, rules, state, index):
+        return draw(rules, state, self.random)
+
+    def public(self, revealed):
+        return {"verifiable": False}
