@@ -67,6 +67,7 @@ class Stage:
             self.record.apply({"chance": "d12", "outcome": self.rolls.pop(0)})
         shown = get(self.server, "/api/table")
         del shown["version"]
+        assert shown.pop("chance")  # the table's seal of its draws, beside the rules' view (test_chance.py)
         assert shown == json.loads(json.dumps(L.view(self.record.state, "public")))  # the box and the copy agree
 
     def _tap(self, prompt, choice):
