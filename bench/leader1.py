@@ -1,7 +1,7 @@
-"""A long Leader 1 race stays as quick as a short one: the public view at about action 4,300 against action
-100 (pure rules, over the 100 actions before each), and an action through the table at about action 2,000 against action 100 with what 50 phones
-cost (one render and one encoding per viewer per version: the public view, the host's, each seat's). CPU
-time, medians. Goals: the view ≤ 1.5× (flat), the act with its views flat (≤ 1.5×).
+"""A long Leader 1 race stays as quick as a short one: the public view at about action 4,300 against action 100 (pure
+rules, over the 100 actions before each), and an action through the table at about action 2,000 against action 100
+with what 50 phones cost (one render and one encoding per viewer per version: the public view, the host's, each
+seat's). CPU time, medians. Goals: the view ≤ 1.5× (flat), the act with its views flat (≤ 1.5×).
 
 Run by hand: `.venv/bin/python bench/leader1.py`."""
 import json

@@ -19,16 +19,27 @@ from .games import presentation
 from .texts import said, terminal_language
 
 
-def replay_main(argv):
-    parser = argparse.ArgumentParser(prog="arbitro replay", description=said("replay_about"))
+def log_parser(command, about):
+    """The parser of a command that reads a game log (`arbitro replay`, `arbitro verify`)."""
+    parser = argparse.ArgumentParser(prog=f"arbitro {command}", description=said(about))
     parser.add_argument("log", type=Path, help=said("replay_log"))
+    return parser
+
+
+def read_log(parser, path):
+    """The log's text; a file that cannot be read ends the command with status 2, saying why."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        parser.exit(2, f"{parser.prog}: {said('cannot_read', path=path, error=e)}\n")
+
+
+def replay_main(argv):
+    parser = log_parser("replay", "replay_about")
     parser.add_argument("--json", action="store_true", help=said("replay_json"))
     parser.add_argument("--seed", type=int, help=said("replay_seed"))
     args = parser.parse_args(argv)
-    try:
-        text = args.log.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        parser.exit(2, f"arbitro replay: {said('cannot_read', path=args.log, error=e)}\n")
+    text = read_log(parser, args.log)
     try:
         record = replay(text, seed=args.seed)
     except LogError as e:
@@ -43,13 +54,9 @@ def replay_main(argv):
 
 
 def verify_main(argv):
-    parser = argparse.ArgumentParser(prog="arbitro verify", description=said("verify_about"))
-    parser.add_argument("log", type=Path, help=said("replay_log"))
+    parser = log_parser("verify", "verify_about")
     args = parser.parse_args(argv)
-    try:
-        text = args.log.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        parser.exit(2, f"arbitro verify: {said('cannot_read', path=args.log, error=e)}\n")
+    text = read_log(parser, args.log)
     try:
         checked = verify(text)
     except (LogError, Unchecked) as e:

@@ -1,6 +1,6 @@
-"""Printable pad labels: an A4 sheet with a strip per seat saying what each button means in a game, in Italian
-or English. The words come from the game's own pad layout (its descriptor's pad_labels) and the cursor's keys, as the box shows
-them; one layout is drawn as SVG or as PDF."""
+"""Printable pad labels: an A4 sheet with a strip per seat saying what each button means in a game, in Italian or
+English. The words come from the game's own pad layout (its descriptor's pad_labels) and the cursor's keys, as the
+box shows them; one layout is drawn as SVG or as PDF."""
 from xml.sax.saxutils import escape
 
 from engine.games import GAMES

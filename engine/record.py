@@ -128,6 +128,18 @@ class GameRecord:
         self._state = new_state
         return new_state
 
+    def draw_due(self, fresh):
+        """Apply every chance outcome the game needs now: those an undo took back first (undo never re-rolls),
+        then `fresh()` ones. Returns the lines applied. The table and `arbitro replay` both draw through it."""
+        lines = []
+        while self.needs_chance:
+            action = self.next_chance()
+            if action is None:
+                action = fresh()
+            self.apply(action)
+            lines.append(action)
+        return lines
+
     def next_chance(self):
         """The chance outcome an undo took back, if it is still possible now: the same actions after an undo
         draw the same outcomes. None when a fresh draw is due."""

@@ -5,7 +5,6 @@ import random
 from .chance import commitment, draw, outcome
 from .record import GameRecord
 from .rules import Rejected
-from .table import draw_due
 
 
 class LogError(ValueError):
@@ -37,7 +36,7 @@ def _draw_chance(record, number, rng):
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
             raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
         return draw(record.rules, record.state, rng)
-    draw_due(record, fresh)
+    record.draw_due(fresh)
 
 
 def replay(text, seed=None):

@@ -169,7 +169,7 @@ class Table:
             lines = record.export_lines()
             if "commitment" in lines[0].get("chance", {}) and (record.is_over or record is not self._record):
                 # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
-                seed = self._journal.seed(game_id if record is not self._record else self._game_id)
+                seed = self._journal.seed(self._game_id if record is self._record else game_id)
                 lines[0] = {**lines[0], "chance": {**lines[0]["chance"], "seed": seed.hex()}}
             return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
@@ -195,10 +195,9 @@ class Table:
         """Start a game, ending the one in play: both in one journal write, or neither."""
         with self._lock:
             table_line = header(game, seats, options)
-            GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
             dice = Unverifiable(self._random) if self._random else Committed(self._seeds(), table_line)
             table_line["chance"] = dice.public(revealed=False)
-            record = GameRecord(table_line)
+            record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
             lines = self._sample_chance(record, dice)
             game_id, version = self._journaled(lambda: self._journal.start_game(
                 table_line, lines, end=self._game_id if self._record is not None else None,
@@ -307,22 +306,10 @@ class Table:
     @staticmethod
     def _sample_chance(record, dice):
         """Draw every chance outcome now due, from the game's dice."""
-        return draw_due(record, lambda: dice.draw(record.rules, record.state, record.draws))
+        return record.draw_due(lambda: dice.draw(record.rules, record.state, record.draws))
 
     def close(self):
         with self._lock:
             self._drop_pending()
             self._journal.close()
 
-
-def draw_due(record, fresh):
-    """Apply every chance outcome `record` needs now: those an undo took back first (undo never re-rolls),
-    then `fresh()` ones. Returns the lines applied. The table and `arbitro replay` both draw through it."""
-    lines = []
-    while record.needs_chance:
-        action = record.next_chance()
-        if action is None:
-            action = fresh()
-        record.apply(action)
-        lines.append(action)
-    return lines

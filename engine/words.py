@@ -1,8 +1,8 @@
-"""Every word people read, from Babel message catalogs: ``engine/locale/<language>/LC_MESSAGES/<domain>.po``,
-one domain per game (in the folder its descriptor names) plus the shared ``arbitro``. Messages are ids with parameters (``{n}``); the context
-(``msgctxt``) names the surface: ``box`` (the OLED, the pads' labels, the choices' names every surface shares),
-``phone`` (the phones and the host page), ``virtual`` (the virtual box), ``refusal`` (the rules' refusals),
-``cli`` (what builders read in a terminal).
+"""Every word people read, from Babel message catalogs: ``engine/locale/<language>/LC_MESSAGES/<domain>.po``, one
+domain per game (in the folder its descriptor names) plus the shared ``arbitro``. Messages are ids with parameters
+(``{n}``); the context (``msgctxt``) names the surface: ``box`` (the OLED, the pads' labels, the choices' names
+every surface shares), ``phone`` (the phones and the host page), ``virtual`` (the virtual box), ``refusal`` (the
+rules' refusals), ``cli`` (what builders read in a terminal).
 
 A plural message takes its count as ``n``. A choice label ``key:7`` with no message of its own is worded by the
 message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plural message, not one per number.

@@ -1,7 +1,7 @@
-"""A sixth game added by its descriptor alone: "Moneta" lives only under tests/sixth_game and touches no shared
-file but the registry (engine/games.py `register`). Every layer finds it: the contract suite, the table, the
-journal and replay, the box's pads and OLED, the phone page and its parts, the rules pages, the catalogs and
-the pad labels."""
+"""A sixth game added by its descriptor alone: "Moneta" lives only under tests/sixth_game and touches no shared file:
+it is registered at run time (engine.games `register`), as the package registers each of its own files. Every layer
+finds it: the contract suite, the table, the journal and replay, the box's pads and OLED, the phone page and its
+parts, the rules pages, the catalogs and the pad labels."""
 import json
 from pathlib import Path
 

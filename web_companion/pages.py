@@ -73,9 +73,7 @@ def join():
 @bp.get("/chance")
 def chance():
     """For players: how to check that the box did not cheat (the seed, its commitment, `arbitro verify`)."""
-    page = PAGES / f"chance.{language()}.md"
-    body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
-    return localized("rules.html", body=body, title=word(language(), "chance_howto"))
+    return markdown_page(PAGES / f"chance.{language()}.md", word(language(), "chance_howto"))
 
 
 @bp.get("/rules/<game>")
@@ -85,5 +83,10 @@ def rules(game):
     page = found and found.rules_pages and Path(found.rules_pages) / f"{game}.{lang}.md"
     if not page or not page.exists():
         fail(404, "no_rules_page", game=game)
+    return markdown_page(page, found.title)
+
+
+def markdown_page(page, title):
+    """A page for players written in Markdown, in the rules pages' frame."""
     body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
-    return localized("rules.html", body=body, title=found.title)
+    return localized("rules.html", body=body, title=title)

@@ -1,4 +1,4 @@
-"""Each game's presentation on the box, in the module its descriptor names (engine/games.py `Game.oled`; ours
+"""Each game's presentation on the box, in the module its descriptor names (engine/games `Game.oled`; ours
 are device/games/<name>.py): its result pages (`chapters`), its live screen, its final screen (`result`) and its
 replay summary (`summary`). Its words are in its catalog."""
 import importlib

@@ -1,4 +1,4 @@
-"""The pure rules of every game, one module each (the contract is in protocol.py); engine/games.py registers
+"""The pure rules of every game, one module each (the contract is in protocol.py); engine/games/ declares
 them with the rest of each game's parts."""
 from .protocol import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
 

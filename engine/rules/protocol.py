@@ -1,6 +1,6 @@
 """The game contract: what every game module provides, and the names they share.
 
-A game module (``engine/rules/<name>.py``, registered with the rest of its game in ``engine/games.py``, typed
+A game module (``engine/rules/<name>.py``, declared with the rest of its game in ``engine/games/<name>.py``, typed
 there as ``Rules``) exposes:
 
 - ``NAME`` (its log name), ``TITLE`` (as printed on the box), ``SEATS`` (fewest, most) and ``OPTIONS``

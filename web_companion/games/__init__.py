@@ -1,5 +1,5 @@
 """What a game's phone panels need beside its words: the `DATA` of the module its descriptor names
-(engine/games.py `Phone.data`; ours are web_companion/games/<name>.py). Its words are in the catalogs."""
+(engine/games `Phone.data`; ours are web_companion/games/<name>.py). Its words are in the catalogs."""
 import importlib
 
 

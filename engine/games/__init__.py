@@ -1,17 +1,20 @@
-"""Every game the box referees, each declared once (a `Game`) and registered here: the one place a new game is
-added. Every layer finds a game's parts through its descriptor: the engine its rules, the box its OLED pages
+"""Every game the box referees, each declared once (a `Game`) in a module of this package named after it
+(`engine/games/<name>.py`, holding `GAME`), found and registered here: adding a game adds that file and touches
+no shared one. Every layer finds a game's parts through its descriptor: the engine its rules, the box its OLED pages
 (a module path, imported by `device/`), the web side its phone parts (static files and a data module, resolved
 by `web_companion/`), the words their catalog folder. Parts of a higher layer are named by path, never
 imported here, so the layers still import only downward.
 """
+import importlib
+import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from .rules import biglietti, leader1, lifeboats, ponte, shangrila
-from .rules.protocol import refuse
+from ..rules.protocol import refuse
 
-LOCALE = Path(__file__).parent / "locale"
+ENGINE = Path(__file__).parent.parent
+LOCALE = ENGINE / "locale"
 
 
 @runtime_checkable
@@ -57,6 +60,7 @@ class Game:
     """
     rules: Rules
     oled: str
+    order: int = 100  # where the box's menu lists it, lowest first
     phone: Phone = field(default_factory=Phone)
     rules_pages: Path | None = None
     locale: Path = LOCALE
@@ -79,10 +83,10 @@ class Game:
         return self.rules.SEATS
 
 
-PAGES = Path(__file__).parent.parent / "web_companion" / "rules"
+PAGES = ENGINE.parent / "web_companion" / "rules"
 
 
-def _ours(rules, **parts):
+def ours(rules, **parts):
     """A game of this repository: its parts where the layout puts them, named after it."""
     name = rules.NAME
     return Game(rules, oled=f"device.games.{name}", rules_pages=PAGES,
@@ -94,12 +98,14 @@ GAMES = {}  # log name -> Game, in the order the box's menu lists them
 
 
 def register(game):
-    """Add `game` (a Game) to the registry; its rules must follow the contract."""
+    """Add `game` (a Game) to the registry, in its menu place; its rules must follow the contract."""
     if not isinstance(game.rules, Rules):
         missing = [n for n in Rules.__protocol_attrs__ if not hasattr(game.rules, n)] \
             if hasattr(Rules, "__protocol_attrs__") else []
         raise TypeError(f"{game.rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
-    GAMES[game.name] = game
+    listed = sorted([*(g for g in GAMES.values() if g.name != game.name), game], key=lambda g: g.order)
+    GAMES.clear()
+    GAMES.update((g.name, g) for g in listed)
     return game
 
 
@@ -115,9 +121,5 @@ def game(name):
         raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES))) from None
 
 
-register(_ours(ponte, data="web_companion.games.ponte", pad_labels=ponte.PAD_LABELS, public_lines=ponte.public_lines))
-register(_ours(lifeboats, data="web_companion.games.lifeboats", pad_labels=lifeboats.PAD_LABELS))
-register(_ours(leader1, public_lines=leader1.public_lines, secret_draw=leader1.secret_draw,
-               secret_options=leader1.SECRET_OPTIONS))
-register(_ours(biglietti, pad_labels=biglietti.PAD_LABELS, public_lines=biglietti.public_lines))
-register(_ours(shangrila, open_information=True))
+for _module in pkgutil.iter_modules(__path__):
+    register(importlib.import_module(f"{__name__}.{_module.name}").GAME)
