@@ -22,8 +22,8 @@ class HostMenu:
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        # None (closed), "setup", "undo", "ingame", "join", "end", "poweroff" (asking), "off" (going down) or
-        # "failed" (it could not power off: said on the OLED until a key)
+        # None (closed), "setup", "seal" (a new game's draws sealed), "undo", "ingame", "join", "end", "poweroff"
+        # (asking), "off" (going down) or "failed" (it could not power off: said on the OLED until a key)
         self.mode = None
         self.step = 0  # the setup step shown
         self.ingame = 0  # the chosen entry of the in-game menu
@@ -71,7 +71,7 @@ class HostMenu:
             return False
         if self.mode in ("undo", "end", "poweroff"):
             return self._confirm(name)
-        if self.mode in ("join", "failed"):
+        if self.mode in ("join", "seal", "failed"):
             self.mode = None
             return True
         if self.mode == "ingame":
@@ -133,6 +133,9 @@ class HostMenu:
             self.table.new_game(self.game, self.seats, self.options)
         except Rejected as e:
             self.message = render(self.lang, e.message)
+            return
+        if "commitment" in self.table.view()["chance"]:
+            self.mode = "seal"  # the draws' seal before the first frame of play; any key goes on to the game
 
     def _confirm(self, name):
         mode, self.mode = self.mode, None
@@ -172,6 +175,9 @@ class HostMenu:
         lang = self.lang
         if self.mode == "join":
             return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_back"))
+        if self.mode == "seal":
+            return Screen(text(lang, "seal_title"), (seal_fingerprint(self.table.view()["chance"]["commitment"]),
+                                                     *wrap(text(lang, "seal_later"), indent=""), text(lang, "ok_play")))
         if self.mode == "ingame":
             first = max(0, min(self.ingame - 1, len(INGAME) - SHOWN))
             entries = [(i, text(lang, f"menu_{entry}")) for i, entry in enumerate(INGAME)][first:first + SHOWN]
@@ -199,3 +205,8 @@ class HostMenu:
             lines.append(text(lang, "change"))
         lines.append(text(lang, "start") if self.step == len(steps) - 1 else text(lang, "ok_next"))
         return Screen(f"{text(lang, 'new_game')} {self.step + 1}/{len(steps)}", tuple(lines))
+
+
+def seal_fingerprint(commitment):
+    """The start of a commitment as the phones show it (12 hex digits), in groups of four to read aloud."""
+    return " ".join(commitment[i:i + 4] for i in range(0, 12, 4))

@@ -94,6 +94,7 @@ class Unverifiable:
     marked "not verifiable" in the log and on the phones."""
     verifiable = False
     seed = None
+    marked = {"verifiable": False}  # what the table line and every viewer are told
 
     def __init__(self, random):
         self.random = random
@@ -102,4 +103,4 @@ class Unverifiable:
         return draw(rules, state, self.random)
 
     def public(self, revealed):
-        return {"verifiable": False}
+        return dict(self.marked)

@@ -2,7 +2,7 @@
 import json
 import random
 
-from .chance import commitment, draw, outcome
+from .chance import Unverifiable, commitment, draw, outcome
 from .record import GameRecord
 from .rules import Rejected
 
@@ -30,11 +30,13 @@ def _broken(number, error):
 
 def _draw_chance(record, number, rng):
     """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
-    never re-rolls), then from the seed's generator."""
+    never re-rolls), then from the seed's generator: the game's draws are then no longer the ones it committed to,
+    and its view says they cannot be checked."""
     def fresh():
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
             raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
+        record.header["chance"] = dict(Unverifiable.marked)
         return draw(record.rules, record.state, rng)
     record.draw_due(fresh)
 

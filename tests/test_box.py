@@ -43,6 +43,19 @@ def start_from_menu(box, seats=4, deal="box"):
     assert (shown["seats"], shown["options"]) == (seats, {"deal": deal})
 
 
+def test_a_game_started_on_the_box_shows_its_sealed_draws_then_any_key_plays(make_box):
+    """Started from the host panel, a game whose draws are committed shows the commitment's start (the phones
+    show the same digits) until a key; then the game's first frame."""
+    box = make_box(seeds=lambda: bytes(range(32)))
+    for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players, specials from the table: start
+        host(box, name)
+    seal = box.table.view()["chance"]["commitment"]
+    assert box.display.screen == screens.Screen("Estrazioni sigillate", (
+        f"{seal[:4]} {seal[4:8]} {seal[8:12]}", "Il seme alla fine", "OK: si gioca"))
+    host(box, "ok")
+    assert shows(box, screens.live(box.table.view(), "it"))
+
+
 def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
     box = make_box(seed=11)
     assert shows(box, screens.no_game("it"))

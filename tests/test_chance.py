@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 from device.cli import main
 from engine.chance import commitment, outcome, uniform, weights
 from engine.journal import Journal
-from engine.replay import Unchecked, verify
+from engine.replay import Unchecked, replay, verify
 from engine.rules import leader1, ponte
 from engine.table import Table
 from tests.test_contract import Side
@@ -206,3 +206,14 @@ def test_two_tables_with_different_seeds_look_the_same_to_everyone_until_a_draw(
             assert served == [x.replace(commitments[1], b"C") for x in b.served(viewer)], viewer
         for side in sides:
             assert side.box.seat_act(seat, {"seat": seat, "pick": card})["status"] != "rejected"
+
+
+def test_a_replay_that_draws_from_its_seed_says_its_draws_cannot_be_checked(tmp_path):
+    table = Table(Journal(tmp_path / "j.sqlite3"), seeds=seeds_from(5))
+    table.new_game("ponte", 3)
+    for seat, card in enumerate(["vertigini", "passo_prudente", "salto_atletico"]):
+        table.act({"seat": seat, "pick": card})
+    log = table.export()
+    assert "commitment" in replay(log, seed=1).view("public")["chance"]  # every draw is in the log: none made
+    lines = [line for line in log.splitlines() if '"chance": "event"' not in line]  # the event drawn left out
+    assert replay("\n".join(lines), seed=1).view("public")["chance"] == {"verifiable": False}

@@ -54,6 +54,10 @@ def every_screen(lang):
             for mode in ("undo", "end", "ingame", "join"):
                 menu.mode = mode
                 found.setdefault(menu.screen(), None)
+    sealed = HostMenu(Table(seeds=lambda: bytes(32)), 4, lang, None)  # a game whose draws are sealed
+    sealed.table.new_game("ponte", 3)
+    sealed.mode = "seal"
+    found.setdefault(sealed.screen(), None)
     found.setdefault(screens.no_game(lang, "http://192.168.100.200:65535"), None)
     found.setdefault(screens.no_game(lang), None)
     return list(found)

@@ -144,14 +144,14 @@ const ARBITRO = (() => {
             el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link"))), chanceLine(view)];
   }
 
-  // The draws' commitment from the start (its first 12 hex digits), the seed once the game is over, and how to
+  // The draws' commitment from the start (its first 12 hex digits in fours, as the OLED shows it), the seed once the game is over, and how to
   // check them (docs/chance.md); test dice say they cannot be checked.
   function chanceLine(view) {
     const chance = view.chance;
     if (!chance) return null;
     if (!chance.commitment) return el("p", {class: "chance"}, el("small", {}, t("chance_unverifiable")));
     return el("p", {class: "chance"},
-      el("small", {}, t("chance_commitment", {fingerprint: chance.commitment.slice(0, 12)})),
+      el("small", {}, t("chance_commitment", {fingerprint: chance.commitment.slice(0, 12).match(/.{4}/g).join(" ")})),
       chance.seed ? [el("br"), el("small", {class: "seed"}, t("chance_seed", {seed: chance.seed}))] : null,
       view.over ? [el("br"), el("a", {href: "/chance"}, t("chance_howto"))] : null);
   }
