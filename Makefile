@@ -17,9 +17,9 @@ $(BIN)/arbitro: pyproject.toml
 run: $(BIN)/arbitro
 	$(BIN)/arbitro --mock --port $(PORT) --data data
 
-# The browser tests drive Debian's chromium, the install script's test runs shellcheck: install them where they
-# are missing and we may.
-TOOLS := chromium shellcheck
+# The browser tests drive Debian's chromium, the install script's tests run shellcheck and build a Bookworm root
+# with mmdebstrap: install them where they are missing and we may.
+TOOLS := chromium shellcheck mmdebstrap
 tools:
 	@missing=$$(for t in $(TOOLS); do command -v $$t >/dev/null || echo $$t; done); [ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \

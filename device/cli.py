@@ -1,5 +1,6 @@
 """The `arbitro` command: `arbitro replay LOG` checks a game log; `arbitro verify LOG` checks its draws against
-the seed revealed at its end; `arbitro labels` writes printable pad labels;
+the seed revealed at its end; `arbitro restore FILE` puts a backup back; `arbitro check` says whether this
+code resumes a data folder (an upgrade asks it first); `arbitro labels` writes printable pad labels;
 `arbitro doctor` checks a build; `arbitro wiring` draws the pin map; `arbitro [--mock]` runs the box. This is
 the composition root: it builds the table, the box and the web app, and hands the app what it needs. It speaks
 the terminal's language (the `cli` messages of the catalogs)."""
@@ -14,6 +15,7 @@ import threading
 from pathlib import Path
 
 from engine.replay import LogError, Unchecked, replay, verify
+from engine.version import about
 
 from .games import presentation
 from .texts import said, terminal_language
@@ -64,6 +66,46 @@ def verify_main(argv):
         return 1
     print(said("verify_ok", n=checked))
     return 0
+
+
+def restore_main(argv):
+    from engine.backup import BackupError, restore
+    from engine.journal import JournalError
+    parser = argparse.ArgumentParser(prog="arbitro restore", description=said("restore_about"))
+    parser.add_argument("backup", type=Path, help=said("restore_file"))
+    add_data_option(parser)
+    args = parser.parse_args(argv)
+    if not args.backup.is_file():
+        parser.exit(2, f"arbitro restore: {said('cannot_read', path=args.backup, error=said('not_a_file'))}\n")
+    try:
+        games, kept = restore(args.backup, args.data)
+    except (BackupError, JournalError) as e:
+        print(f"arbitro restore: {e}", file=sys.stderr)
+        return 1
+    print(said("restored", n=games, data=args.data))
+    if kept:
+        print(said("restore_kept", path=kept))
+    return 0
+
+
+def check_main(argv):
+    from engine.backup import check_resumable
+    from engine.journal import JournalError
+    parser = argparse.ArgumentParser(prog="arbitro check", description=said("check_about"))
+    add_data_option(parser)
+    args = parser.parse_args(argv)
+    try:
+        games, found = check_resumable(args.data)
+    except JournalError as e:
+        print(f"arbitro check: {e}", file=sys.stderr)
+        return 1
+    print(said("check_ok", n=games, data=args.data, found=found, **about()))
+    return 0
+
+
+def add_data_option(parser):
+    parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
+                        help=said("box_data"))
 
 
 def labels_main(argv):
@@ -201,9 +243,9 @@ def box_main(argv):
     parser.add_argument("--mock", action="store_true", help=said("box_mock"))
     parser.add_argument("--host", default=None, help=said("box_host"))
     parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000, help=said("box_port"))
-    parser.add_argument("--data", type=Path, default=Path(os.environ.get("ARBITRO_DATA", "data")),
-                        help=said("box_data"))
+    add_data_option(parser)
     add_pinmap_option(parser)
+    parser.add_argument("--version", action="version", version=said("version", **about()))
     parser.add_argument("--game", help=said("box_game"))
     parser.add_argument("--seats", type=int, help=said("box_seats"))
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10), help=said("box_reveal_delay"))
@@ -340,6 +382,10 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
+    if argv[:1] == ["check"]:
+        return check_main(argv[1:])
+    if argv[:1] == ["restore"]:
+        return restore_main(argv[1:])
     if argv[:1] == ["verify"]:
         return verify_main(argv[1:])
     if argv[:1] == ["labels"]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from engine.words import LANGUAGES
 
-DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
+# The default pin map ships inside the package (hardware/pinmap.toml links to it), so an installed box finds it.
+DEFAULT_PINMAP = Path(__file__).resolve().parent / "pinmap.toml"
 BUTTONS_PER_PAD = 8
 HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
 # Per board, the BCM GPIO numbers a pin map may use; 0–1 (the HAT ID EEPROM) never.

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError
 
+from engine.version import about
+
 from .config import BOARD_NAMES
 from .display import Panel, device_opener, render
 from .pads import make_pads, wires
@@ -64,6 +66,7 @@ class Doctor:
         self.say(said("problem", line=line))
 
     def describe(self, source):
+        self.say(said("doctor_version", **about()))
         p = self.pinmap
         wiring = (said("doctor_matrix", n=len(p.seats), rows=len(p.seats) + 1, columns=len(p.columns))
                   if p.wiring == "matrix" else said("doctor_direct", n=len(p.seats)))

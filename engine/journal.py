@@ -5,6 +5,10 @@ across restarts. Undo is a row of its own (never a deletion). Kinds: 'table' (a 
 action, chance outcome or undo), 'end' (the host ended the game). A pick that completes a round and waits out
 the reveal delay is kept in `held` (one row per game) until it is applied: acknowledged is journaled.
 One box at a time: the journal is locked while it is open.
+
+The journal's format is its SQLite `user_version`: 1 (0 on the file: before it was numbered) had no seeds;
+2 keeps each game's chance seed (`seeds`). An older journal is brought up to date when it is opened (the new
+tables are added; nothing is rewritten); a newer one is refused by name.
 """
 import fcntl
 import json
@@ -12,6 +16,8 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
+
+FORMAT = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -66,7 +72,13 @@ class Journal:
             checked = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if checked != "ok":
                 raise sqlite3.DatabaseError(checked)
+            found = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if found > FORMAT:
+                self._give_up()
+                raise JournalError(f"the journal {self.path} is in format {found}, newer than this box's "
+                                   f"({FORMAT}): run the software that wrote it, or a newer one")
             self._db.executescript(SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {FORMAT}")
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
             self._give_up()
@@ -233,8 +245,28 @@ class Journal:
         except ValueError:
             raise JournalError(f"the journal {self.path} holds a damaged seed for game {game}") from None
 
+    def backup(self, target, leave_out=()):
+        """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
+        `leave_out` (a game in play: its secret picks and seed stay on the box), and marked as a backup."""
+        with self._lock:
+            try:
+                copy = sqlite3.connect(target)
+                try:
+                    self._db.backup(copy)
+                    for game in leave_out:
+                        for table in ("entries", "held", "started", "seeds"):
+                            copy.execute(f"DELETE FROM {table} WHERE game = ?", (game,))
+                    copy.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup', 1)")
+                    copy.commit()
+                    copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
+                finally:
+                    copy.close()
+            except sqlite3.Error as e:
+                raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
+                                   full=_full(e)) from None
+
     def games(self, newest=50):
-        """The ids of the newest games the journal holds, newest first."""
+        """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""
         with self._lock:
             return [row[0] for row in self._db.execute(
                 "SELECT DISTINCT game FROM entries ORDER BY game DESC LIMIT ?", (newest,))]

@@ -69,12 +69,15 @@ class Table:
         return dice
 
     def _replayed(self, game_id, table_line, lines):
-        record = GameRecord(table_line)
-        for n, line in enumerate(lines, start=2):
-            try:
+        """Game `game_id` rebuilt from its journaled lines; a line the rules refuse (its table line included)
+        is a damaged journal, said by name."""
+        n = 1
+        try:
+            record = GameRecord(table_line)
+            for n, line in enumerate(lines, start=2):
                 record.apply(line)
-            except Rejected as e:
-                raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
+        except Rejected as e:
+            raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
         return record
 
     def history(self):
@@ -82,6 +85,18 @@ class Table:
         in play, over (with its result) or ended by the host before its end."""
         with self._lock:
             return [self._history_entry(game_id) for game_id in self._journal.games()]
+
+    def games_kept(self):
+        """The ids of every game the journal keeps, newest first."""
+        with self._lock:
+            return self._journal.games(newest=-1)
+
+    def backup(self, target):
+        """Write a backup of every game no longer in play to the file `target` (engine/backup.py): the game in
+        play, with its secrets and its seed, stays on the box until it is over."""
+        with self._lock:
+            playing = self._record is not None and not self._record.is_over
+            self._journal.backup(target, leave_out=[self._game_id] if playing else [])
 
     def _history_entry(self, game_id):
         if game_id in self._finished:

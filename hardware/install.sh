@@ -1,26 +1,57 @@
 #!/usr/bin/env bash
 # Install Arbitro on Raspberry Pi OS Bookworm as a service that starts at boot:
-#   sudo hardware/install.sh          (from a copy of the repository on the Pi)
-# Safe to run again: to update after a `git pull`, run it again. It never overwrites /etc/arbitro/pinmap.toml.
+#   sudo hardware/install.sh            (from a copy of the repository on the Pi)
+#   sudo hardware/install.sh --upgrade  (from a newer copy: the same, refused unless there is a box to upgrade)
+# Safe to run again: it never overwrites /etc/arbitro/pinmap.toml nor the games in /var/lib/arbitro, and it
+# says what it did. Before it installs over a box that has games, the new code checks that it resumes them
+# (`arbitro check`): a journal newer than the code, or a game in play it cannot resume, stops it unchanged.
+# tests/test_bookworm.py runs it in a fresh Debian Bookworm root.
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=/opt/arbitro
 CONFIG=/etc/arbitro
 SERVICE_USER=arbitro
+DATA=/var/lib/arbitro
 
 say() { printf 'install.sh: %s\n' "$*"; }
 fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+UPGRADE=no
+case "${1:-}" in
+  "") ;;
+  --upgrade) UPGRADE=yes ;;
+  *) fail "unknown option $1 (only --upgrade)" ;;
+esac
 
 [[ $EUID -eq 0 ]] || fail "run it as root: sudo $0"
 [[ -f $SOURCE/pyproject.toml ]] || fail "run it from the repository (no pyproject.toml in $SOURCE)"
 grep -q 'VERSION_CODENAME=bookworm' /etc/os-release \
   || say "warning: made for Raspberry Pi OS Bookworm; this system may need other packages"
 
-say "packages: Python's venv, lgpio and spidev (what gpiozero and luma use on a Pi), and what builds the rest"
+if [[ $UPGRADE == yes && ! -x $PREFIX/bin/arbitro ]]; then
+  fail "nothing to upgrade: no box in $PREFIX (run it without --upgrade to install one)"
+fi
+if [[ -x $PREFIX/bin/python && -e $DATA/journal.sqlite3 ]]; then
+  say "checking that this code resumes the games in $DATA (the service stops meanwhile)"
+  systemctl stop arbitro.service || true
+  if ! PYTHONPATH=$SOURCE "$PREFIX/bin/python" -m device.cli check --data "$DATA"; then
+    systemctl start arbitro.service || true
+    fail "not upgraded: this code cannot resume the games in $DATA (the reason is above); the box runs as before"
+  fi
+fi
+
+# lgpio: Raspberry Pi OS packages it (python3-lgpio); plain Debian does not, and there the venv takes it from
+# PyPI instead (the pi extra, on ARM boards), where wheels exist for the Pi's architectures.
+LGPIO=python3-lgpio
+say "packages: Python's venv, spidev (and lgpio where the system has it), and what builds the rest"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q python3-venv python3-dev gcc python3-lgpio python3-spidev i2c-tools
+if ! apt-cache show "$LGPIO" >/dev/null 2>&1; then
+  say "no $LGPIO in this system's packages: the venv takes lgpio from PyPI (the pi extra)"
+  LGPIO=
+fi
+apt-get install -y -q python3-venv python3-dev gcc $LGPIO python3-spidev i2c-tools
 
 say "I2C on (the display), SPI too (a display may use it)"
 if command -v raspi-config >/dev/null; then
@@ -31,8 +62,11 @@ else
 fi
 
 say "user $SERVICE_USER, in the gpio, i2c and spi groups"
-if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
-  useradd --system --home-dir /var/lib/arbitro --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
+if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+  say "user $SERVICE_USER: there already"
+else
+  useradd --system --home-dir "$DATA" --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
+  say "user $SERVICE_USER: made"
 fi
 for group in gpio i2c spi; do
   if getent group "$group" >/dev/null; then
@@ -45,14 +79,20 @@ done
 say "Arbitro in $PREFIX (a venv that sees the system's lgpio and spidev)"
 if [[ ! -x $PREFIX/bin/python ]]; then
   python3 -m venv --system-site-packages "$PREFIX"
+  say "venv: made"
 fi
+BEFORE=$("$PREFIX/bin/arbitro" --version 2>/dev/null || echo "nothing")
 "$PREFIX/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
 ln -sf "$PREFIX/bin/arbitro" /usr/local/bin/arbitro
+say "software: $BEFORE -> $("$PREFIX/bin/arbitro" --version)"
 
 say "the pin map: $CONFIG/pinmap.toml (yours to edit; kept as it is if it is there)"
 install -d -m 755 "$CONFIG"
-if [[ ! -e $CONFIG/pinmap.toml ]]; then
+if [[ -e $CONFIG/pinmap.toml ]]; then
+  say "pin map: yours, kept as it is"
+else
   install -m 644 "$SOURCE/hardware/pinmap.toml" "$CONFIG/pinmap.toml"
+  say "pin map: the default, installed"
 fi
 # `arbitro doctor` and the other commands find it too, in a login shell
 printf 'export ARBITRO_PINMAP=%s/pinmap.toml\n' "$CONFIG" > /etc/profile.d/arbitro.sh
@@ -76,6 +116,7 @@ systemctl daemon-reload
 systemctl enable arbitro.service
 systemctl restart arbitro.service
 
+say "the games in $DATA: kept (download a backup from the host page before an upgrade, to be safe)"
 say "done: the box serves on http://$(hostname).local/ (logs: journalctl -u arbitro)"
 say "check the build with: sudo systemctl stop arbitro && arbitro doctor; then sudo systemctl start arbitro"
 if [[ ! -e /dev/i2c-1 ]]; then

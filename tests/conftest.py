@@ -1,12 +1,14 @@
+from pathlib import Path
+
 import pytest
 
-from device.config import DEFAULT_PINMAP
 from engine.journal import Journal
 from engine.state_file import StateFile
 from engine.rules import ponte
 from engine.table import Table
 
-DIRECT_PINMAP = DEFAULT_PINMAP.with_name("pinmap-direct.toml")  # four pads, a pin per button
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"  # the builder's files (its pinmap.toml: the default)
+DIRECT_PINMAP = HARDWARE / "pinmap-direct.toml"  # four pads, a pin per button
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from engine import claims as claims_module
 from engine.claims import ClaimRefused, Claims
 from engine.rules import ponte
 from engine.state_file import MemoryState, StateFileError
+from engine.version import about
 from tests.conftest import DIRECT_PINMAP
 from tests.phones import hold_button, take
 from web_companion import create_app
@@ -218,7 +219,7 @@ def test_tokens_and_the_language_survive_a_restart_and_a_new_game_with_as_many_s
     seat_phone.application.config["BOX"] = host_phone.application.config["BOX"] = again
     assert again.lang == "en" and again.display.screen.title.startswith("Match")
     assert seat_view(seat_phone)["viewer"] == 3
-    assert host_phone.get("/api/host").get_json() == {"host": True, "language": "en"}
+    assert host_phone.get("/api/host").get_json() == {"host": True, "language": "en", **about()}
     assert host_phone.post("/api/host/game", json={"game": "lifeboats", "seats": 4, "options": {}}
                            ).status_code == 201
     assert seat_view(seat_phone)["viewer"] == 3  # the same four people at the same table

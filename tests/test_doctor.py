@@ -11,6 +11,8 @@ import pytest
 from device.config import load_pinmap
 from device.display import render
 from device.doctor import Doctor, run, doctor_screen
+from engine.journal import FORMAT
+from engine.version import version
 from tests.conftest import DIRECT_PINMAP
 from tests.test_display import Wire, panel_ram
 
@@ -45,7 +47,8 @@ def test_a_healthy_mock_box_has_no_problems(pin_factory):
     found = run(load_pinmap(), "hardware/pinmap.toml", seconds=0, mock=True, say=lines.append,
                 pin_factory=pin_factory)
     assert found == 0 and problems(lines) == []
-    assert lines[0].startswith("pin map hardware/pinmap.toml: OK: a Pi's 40-pin header, key matrix: 12 pads "
+    assert lines[0] == f"Arbitro {version()}, journal format {FORMAT}"  # what software it is, first
+    assert lines[1].startswith("pin map hardware/pinmap.toml: OK: a Pi's 40-pin header, key matrix: 12 pads "
                                "and the host panel on 13 rows, 8 columns; SSD1306 on I2C bus 1 at 0x3C; buzzer "
                                "on GPIO 27 (active)")
     assert "GPIO back-end in use: mock (mock pins: nothing is wired)" in lines
@@ -237,8 +240,9 @@ def test_an_italian_terminal_reads_the_doctor_in_italian():
     done = arbitro("doctor", "--mock", "--seconds", "0", LANGUAGE="", LANG="it_IT.UTF-8")
     assert done.returncode == 0
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello dell'host su " \
-                                                     "13 righe e 8 colonne" in lines[0]
+    assert lines[0] == f"Arbitro {version()}, formato del giornale {FORMAT}"
+    assert lines[1].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello dell'host su " \
+                                                     "13 righe e 8 colonne" in lines[1]
     assert "back-end GPIO in uso: mock (pin simulati: niente è collegato)" in lines
     assert lines[-1] == "nessun problema trovato"
 

@@ -4,6 +4,7 @@ import threading
 
 import pytest
 
+from engine.version import about
 from tests.conftest import DIRECT_PINMAP
 from tests.phones import take
 from web_companion import api, create_app
@@ -90,7 +91,7 @@ def test_malformed_phone_requests_say_what_is_wrong_and_change_nothing(app, box,
 
 def test_host_actions_need_the_host_role(app, box):
     client = app.test_client()
-    assert client.get("/api/host").get_json() == {"host": False, "language": "it"}
+    assert client.get("/api/host").get_json() == {"host": False, "language": "it", **about()}
     denied = client.post("/api/host/undo", json={})
     assert denied.status_code == 403 and "hold the button it shows" in denied.get_json()["error"]
     take(client, box, "/api/host/claim")

@@ -2,9 +2,10 @@
 import pytest
 
 from device.config import DEFAULT_PINMAP, ConfigError, load_pinmap
+from tests.conftest import DIRECT_PINMAP
 
 GOOD = DEFAULT_PINMAP.read_text()
-DIRECT = DEFAULT_PINMAP.with_name("pinmap-direct.toml")
+DIRECT = DIRECT_PINMAP
 
 
 def write(tmp_path, text):

@@ -13,9 +13,8 @@ import pytest
 from device.config import DEFAULT_PINMAP, load_pinmap
 from device.wiring import HEADER_PIN, markdown_table, pin_roles, svg
 from tests.browser import SCREENSHOTS
-from tests.conftest import DIRECT_PINMAP
+from tests.conftest import DIRECT_PINMAP, HARDWARE
 
-HARDWARE = DEFAULT_PINMAP.parent
 SVG = "{http://www.w3.org/2000/svg}"
 
 

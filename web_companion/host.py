@@ -1,10 +1,14 @@
 """The host's phone: start, undo and end games, act for a seat with neither pad nor phone, the game log, the
-OLED's language."""
+OLED's language, the backup of the games."""
 import json
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
 
 from flask import Blueprint, Response, jsonify
 
 from engine.rules import Rejected
+from engine.version import about
 from engine.words import LANGUAGES
 
 from .seat import action_body, acted, claimed, seat_number
@@ -19,7 +23,8 @@ def done(**extra):
 
 @bp.get("")
 def status():
-    return jsonify(host=is_host(), language=box().lang)
+    """Whether this phone holds the host role, the box's language, and what software the box runs."""
+    return jsonify(host=is_host(), language=box().lang, **about())
 
 
 @bp.post("/claim")
@@ -110,6 +115,20 @@ def game_log(game_id):
     except Rejected as e:
         refused(404, e)
     return log_file(text, json.loads(text.splitlines()[0])["game"], game_id)
+
+
+@bp.get("/backup")
+def backup():
+    """Every game no longer in play, in one file that `arbitro restore` puts back (engine/backup.py): the game
+    in play stays on the box, with its secrets, until it is over."""
+    require_host()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "backup.sqlite3"
+        box().table.backup(path)
+        data = path.read_bytes()
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return Response(data, mimetype="application/vnd.sqlite3",
+                    headers={"Content-Disposition": f'attachment; filename="arbitro-backup-{stamp}.sqlite3"'})
 
 
 def log_file(text, game, game_id):

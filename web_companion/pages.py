@@ -5,6 +5,7 @@ import markdown
 from flask import Blueprint, make_response, redirect, render_template, request, send_from_directory, url_for
 
 from engine.games import GAMES
+from engine.version import about
 from engine.words import LANGUAGES
 
 from .texts import page_words, word
@@ -36,7 +37,8 @@ def phone_page(tab):
     games = [GAMES[name] for name in sorted(GAMES)]
     styles = [part_url(g, g.phone.style) for g in games if g.phone.style]
     scripts = [part_url(g, g.phone.script) for g in games if g.phone.script]
-    return localized("phone.html", tab=tab, words=page_words(language()), styles=styles, scripts=scripts)
+    return localized("phone.html", tab=tab, words=page_words(language()), styles=styles, scripts=scripts,
+                     about=about())
 
 
 @bp.get("/games/<game>/<path:path>")

@@ -463,7 +463,10 @@ const ARBITRO = (() => {
     const summary = el("div", {});
     const unattended = el("div", {});
     const history = el("section", {class: "panel history"});
-    main.replaceChildren(summary, unattended, controls, formBox, history);
+    const keeping = el("section", {class: "panel"}, el("h2", {}, t("backup")), el("p", {}, t("backup_note")),
+      el("a", {class: "big button", href: "/api/host/backup", download: ""}, t("backup_download")),
+      el("p", {}, el("small", {}, t("box_software", {version: status.version, format: status.journal_format}))));
+    main.replaceChildren(summary, unattended, controls, formBox, history, keeping);
     let running = null;
     connect("public", async (view) => {
       current = view;

@@ -1,0 +1,198 @@
+"""The box says what it is, reads the previous journal format, and backs its games up and restores them (engine/
+backup.py): what is in play stays on the box, and a file that is not ours, is damaged or does not replay is
+refused with a reason and changes nothing."""
+import json
+import sqlite3
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from device.config import DEFAULT_PINMAP
+from engine.backup import BackupError, restore
+from engine.journal import FORMAT, Journal, JournalError
+from engine.table import Table
+from engine.version import about, version
+from tests.phones import take
+from web_companion import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The journal as format 1 wrote it (before seeds were kept): what an upgrade finds on a box.
+FORMAT_1 = """
+CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('table', 'line', 'end')), body TEXT NOT NULL);
+CREATE INDEX entries_game ON entries (game, id);
+CREATE TABLE held (game INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE started (game INTEGER PRIMARY KEY, at TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('version', 3);
+INSERT INTO entries (game, kind, body) VALUES (1, 'table', '{"arbitro": 1, "game": "ponte", "seats": 3, "options": {}}');
+INSERT INTO entries (game, kind, body) VALUES (1, 'line', '{"seat": 0, "pick": "vertigini"}');
+INSERT INTO entries (game, kind, body) VALUES (1, 'line', '{"seat": 1, "pick": "passo_prudente"}');
+"""
+
+
+def seeded(path, seed=7):
+    return Table(Journal(path), seeds=lambda: bytes([seed]) * 32)
+
+
+def test_the_box_says_its_version_and_journal_format(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"arbitro {version()} (journal format {FORMAT})"
+    assert version().startswith(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"])
+
+
+def test_an_installed_box_finds_its_default_pin_map_inside_the_package():
+    assert DEFAULT_PINMAP.parent == ROOT / "device" and DEFAULT_PINMAP.is_file()
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["device"]
+    assert "pinmap.toml" in data
+    assert (ROOT / "hardware" / "pinmap.toml").resolve() == DEFAULT_PINMAP  # the builder's copy is the same file
+
+
+def test_a_journal_of_the_previous_format_resumes_its_game_and_is_brought_up_to_date(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(FORMAT_1)
+    table = Table(Journal(path))
+    assert table.view()["locked"] == [0, 1] and table.view()["chance"] == {"verifiable": False}
+    table.act({"seat": 2, "pick": "salto_atletico"})  # the game goes on, its draws from the secure source
+    assert table.view()["match"] == 2
+    table.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == FORMAT
+
+
+def test_a_journal_newer_than_the_box_is_refused_by_name(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    Journal(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {FORMAT + 1}")
+    with pytest.raises(JournalError, match=f"is in format {FORMAT + 1}, newer than this box's"):
+        Journal(path)
+
+
+def test_a_backup_holds_every_game_but_the_one_in_play(tmp_path):
+    table = seeded(tmp_path / "box" / "journal.sqlite3")
+    table.new_game("ponte", 3, {"deal": "box"})  # specials dealt by the box: a secret of each seat
+    finished_seed = (bytes([7]) * 32).hex()
+    table.end_game()
+    table.new_game("ponte", 3)
+    table.act({"seat": 0, "pick": "vertigini"})  # a secret pick, not revealed
+    table.backup(tmp_path / "backup.sqlite3")
+    raw = (tmp_path / "backup.sqlite3").read_bytes()
+    assert b"vertigini" not in raw  # nothing of the game in play, not even in free pages
+    with sqlite3.connect(tmp_path / "backup.sqlite3") as db:
+        assert [row[0] for row in db.execute("SELECT DISTINCT game FROM entries")] == [1]
+        assert db.execute("SELECT seed FROM seeds").fetchall() == [(finished_seed,)]  # ended: may be checked
+    table.close()
+
+
+def test_a_backup_restores_into_a_new_box_and_keeps_the_journal_it_replaces(tmp_path, capsys):
+    table = seeded(tmp_path / "box" / "journal.sqlite3")
+    table.new_game("ponte", 3)
+    for seat, card in enumerate(["vertigini", "passo_prudente", "salto_atletico"]):
+        table.act({"seat": seat, "pick": card})
+    table.end_game()
+    log = table.export(1)
+    table.backup(tmp_path / "backup.sqlite3")
+    table.close()
+    other = seeded(tmp_path / "other" / "journal.sqlite3", seed=9)
+    other.new_game("lifeboats", 3)
+    for _ in range(12):
+        other.new_game("lifeboats", 3)  # a box further on: its version is higher than the backup's
+    before = other.version
+    other.close()
+    assert main(["restore", str(tmp_path / "backup.sqlite3"), "--data", str(tmp_path / "other")]) == 0
+    said = capsys.readouterr().out
+    assert "restored 1 game into" in said and "journal.sqlite3.before-restore-" in said
+    restored = Table(Journal(tmp_path / "other" / "journal.sqlite3"))
+    assert restored.export(1) == log and restored.version > before  # phones never see the version go back
+    restored.close()
+    assert len(list((tmp_path / "other").glob("journal.sqlite3.before-restore-*"))) == 1
+
+
+def test_a_file_that_is_not_a_sound_backup_is_refused_and_changes_nothing(tmp_path):
+    table = seeded(tmp_path / "box" / "journal.sqlite3")
+    table.new_game("ponte", 3)
+    table.end_game()
+    table.backup(tmp_path / "good.sqlite3")
+    table.close()
+    data = tmp_path / "box"
+
+    def rows():
+        with sqlite3.connect(data / "journal.sqlite3") as db:
+            return db.execute("SELECT * FROM entries").fetchall(), db.execute("SELECT * FROM meta").fetchall()
+    journal = rows()
+    (tmp_path / "text.sqlite3").write_text("not a database")
+    with pytest.raises(BackupError, match="is not an Arbitro backup"):
+        restore(tmp_path / "text.sqlite3", data)
+    with pytest.raises(BackupError, match="is not an Arbitro backup"):
+        restore(data / "journal.sqlite3", tmp_path / "elsewhere")  # a journal is not a backup
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes((tmp_path / "good.sqlite3").read_bytes())
+    with sqlite3.connect(broken) as db:
+        db.execute("""UPDATE entries SET body = '{"seat": 9, "pick": "vertigini"}' WHERE kind = 'table'""")
+    with pytest.raises(BackupError, match="holds a game that does not replay"):
+        restore(broken, data)
+    newer = tmp_path / "newer.sqlite3"
+    newer.write_bytes((tmp_path / "good.sqlite3").read_bytes())
+    with sqlite3.connect(newer) as db:
+        db.execute(f"PRAGMA user_version = {FORMAT + 1}")
+    with pytest.raises(BackupError, match="newer than this box's"):
+        restore(newer, data)
+    cut = tmp_path / "cut.sqlite3"
+    cut.write_bytes((tmp_path / "good.sqlite3").read_bytes()[:1500])
+    with pytest.raises(BackupError):
+        restore(cut, data)
+    assert rows() == journal
+    assert sorted(p.name for p in data.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
+
+
+def test_a_backup_is_not_restored_under_a_running_box(tmp_path):
+    table = seeded(tmp_path / "box" / "journal.sqlite3")
+    table.new_game("ponte", 3)
+    table.end_game()
+    table.backup(tmp_path / "backup.sqlite3")
+    with pytest.raises(JournalError, match="another box is using the journal"):
+        restore(tmp_path / "backup.sqlite3", tmp_path / "box")
+    table.close()
+
+
+def test_the_host_downloads_the_backup_and_sees_what_software_the_box_runs(make_box):
+    box = make_box()
+    client = create_app(box).test_client()
+    assert client.get("/api/host/backup").status_code == 403
+    take(client, box, "/api/host/claim")
+    box.table.new_game("ponte", 3)
+    box.table.end_game()
+    answer = client.get("/api/host/backup")
+    assert answer.status_code == 200 and "arbitro-backup-" in answer.headers["Content-Disposition"]
+    assert answer.data.startswith(b"SQLite format 3")
+    assert client.get("/api/host").get_json()["version"] == about()["version"]
+    assert f"Arbitro {version()}" in client.get("/?lang=it").get_data(as_text=True)  # every page's footer
+
+
+def test_arbitro_restore_refuses_a_missing_file(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "device.cli", "restore", str(tmp_path / "none"), "--data",
+                           str(tmp_path)], capture_output=True, text=True, cwd=ROOT, env={"LANG": "C"})
+    assert done.returncode == 2 and "no such file" in done.stderr
+    assert json.dumps(about())  # plain data, for the host page
+
+
+def test_check_says_whether_this_code_resumes_a_data_folder_and_changes_nothing(tmp_path, capsys):
+    data = tmp_path / "box"
+    data.mkdir()
+    with sqlite3.connect(data / "journal.sqlite3") as db:
+        db.executescript(FORMAT_1)
+    assert main(["check", "--data", str(data)]) == 0
+    assert "1 game, journal format 1: arbitro" in capsys.readouterr().out
+    with sqlite3.connect(data / "journal.sqlite3") as db:  # the check read a copy: still format 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+        db.execute("""INSERT INTO entries (game, kind, body) VALUES (1, 'line', '{"seat": 1, "pick": "nessuna"}')""")
+    assert main(["check", "--data", str(data)]) == 1  # a game in play these rules cannot resume
+    assert "game 1, line 4: " in capsys.readouterr().err

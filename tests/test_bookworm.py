@@ -1,0 +1,184 @@
+"""hardware/install.sh, run as a builder runs it: in a fresh Debian 12 (Bookworm) root made by `mmdebstrap
+--variant=minbase`, the checkout copied in, the script run as root under `chroot`. Only what a Raspberry Pi has
+and a minimal root lacks stands in: `raspi-config` and `systemctl` record their calls, the Pi's gpio, i2c and spi
+groups exist, and the machine's certificate authorities and pip settings are copied in (a Pi has its own way
+out). python3-lgpio is not in plain Debian: the script must cope. Then the box it installed is started as its
+service would start it (with --mock), `arbitro doctor --mock` runs as the service user, and the script runs a
+second time over an edited pin map and a journal with a game.
+
+Needs root, chroot and mmdebstrap (`make test` installs it); minutes, not seconds: marked slow and bookworm."""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.browser import free_port
+
+pytestmark = [pytest.mark.slow, pytest.mark.bookworm]
+
+ROOT = Path(__file__).resolve().parent.parent
+STUB = """#!/bin/sh
+# stands in for {name} (the Pi's own, or systemd): records its calls
+echo "$*" >> /var/log/{name}.calls
+"""
+CHROOT = shutil.which("chroot") or "/usr/sbin/chroot"  # found on the host's PATH, not the root's
+CARRIED = ["engine", "device", "web_companion", "hardware", "pyproject.toml", "README.md"]
+
+
+def unavailable():
+    if os.geteuid() != 0:
+        return "needs root (chroot, mmdebstrap)"
+    if shutil.which("mmdebstrap") is None:
+        return "mmdebstrap is not installed (make test installs it)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def bookworm(tmp_path_factory):
+    why = unavailable()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Bookworm install test cannot run in CI: {why}")
+        pytest.skip(why)
+    root = tmp_path_factory.mktemp("bookworm") / "root"
+    started = time.monotonic()
+    subprocess.run(["mmdebstrap", "--variant=minbase", "--quiet", "bookworm", str(root)], check=True, timeout=900)
+    made = time.monotonic() - started
+    for name in ("raspi-config", "systemctl"):
+        stub = root / "usr" / "bin" / name
+        stub.write_text(STUB.format(name=name))
+        stub.chmod(0o755)
+    for group in ("gpio", "i2c", "spi"):
+        run(root, "groupadd", "--system", group)
+    # in a file of its own: the ca-certificates package the script pulls in rewrites the system's bundle
+    shutil.copy("/etc/ssl/certs/ca-certificates.crt", root / "etc" / "pip-authorities.crt")
+    (root / "etc" / "pip.conf").write_text("[global]\ncert = /etc/pip-authorities.crt\n")
+    checkout = root / "src" / "arbitro"
+    checkout.mkdir(parents=True)
+    for part in CARRIED:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, checkout / part, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy(source, checkout / part)
+    for mount in ("proc", "dev"):
+        subprocess.run(["mount", "--bind", f"/{mount}", str(root / mount)], check=True)
+    try:
+        yield root, made
+    finally:
+        for mount in ("dev", "proc"):
+            subprocess.run(["umount", "-l", str(root / mount)], check=False)
+
+
+def run(root, *command, user=None, env=None, timeout=900, check=True):
+    """`command` inside the root, as root or as `user` (with its groups)."""
+    prefix = ["setpriv", f"--reuid={user}", f"--regid={user}", "--init-groups", "--"] if user else []
+    environment = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8", **(env or {})}
+    done = subprocess.run([CHROOT, str(root), *prefix, *command], capture_output=True, text=True,
+                          timeout=timeout, env=environment)
+    if check:
+        assert done.returncode == 0, f"{command}: {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def calls(root, name):
+    path = root / "var" / "log" / f"{name}.calls"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def unit_settings(root):
+    text = (root / "etc" / "systemd" / "system" / "arbitro.service").read_text()
+    environment = dict(line.split("=", 2)[1:] for line in text.splitlines() if line.startswith("Environment="))
+    start = next(line.split("=", 1)[1] for line in text.splitlines() if line.startswith("ExecStart="))
+    return text, environment, start.split()
+
+
+def serve_as_the_service(root, extra=()):
+    """The unit's ExecStart as its user, in its directories and environment, with --mock and a free port."""
+    _, environment, command = unit_settings(root)
+    for folder in ("var/lib/arbitro", "run/arbitro"):  # what systemd's StateDirectory, RuntimeDirectory make
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        run(root, "chown", "arbitro:arbitro", "/" + folder)
+    port = free_port()
+    prefix = ["setpriv", "--reuid=arbitro", "--regid=arbitro", "--init-groups", "--"]
+    process = subprocess.Popen([CHROOT, str(root), *prefix, "sh", "-c",
+                                f"cd /run/arbitro && exec {' '.join(command)} --mock --port {port} {' '.join(extra)}"],
+                               env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **environment},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return process, port
+
+
+def answer(port, path, body=None, timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", body and json.dumps(body).encode(),
+                                             {"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, json.load(response)
+        except OSError:
+            assert time.monotonic() < deadline, f"nothing answered on {path}"
+            time.sleep(0.2)
+
+
+def test_the_install_script_builds_a_box_on_a_fresh_bookworm_and_a_second_run_keeps_everything(bookworm):
+    root, made = bookworm
+    started = time.monotonic()
+    first = run(root, "bash", "/src/arbitro/hardware/install.sh")
+    installed = time.monotonic() - started
+    print(f"mmdebstrap: {made:.0f} s; install.sh: {installed:.0f} s")
+    assert "no python3-lgpio in this system's packages" in first.stdout
+    assert calls(root, "raspi-config") == ["nonint do_i2c 0", "nonint do_spi 0"]
+    assert calls(root, "systemctl") == ["daemon-reload", "enable arbitro.service", "restart arbitro.service"]
+    groups = run(root, "id", "-nG", "arbitro").stdout.split()
+    assert {"gpio", "i2c", "spi"} <= set(groups)
+    assert (root / "etc" / "arbitro" / "pinmap.toml").read_text() == (ROOT / "device" / "pinmap.toml").read_text()
+    assert (root / "etc" / "polkit-1" / "rules.d" / "50-arbitro-power-off.rules").exists()
+    text, _, _ = unit_settings(root)
+    assert text == (ROOT / "hardware" / "arbitro.service").read_text()
+    listed = run(root, "/opt/arbitro/bin/pip", "show", "arbitro").stdout
+    assert "Name: arbitro" in listed and "Location: /opt/arbitro/lib/" in listed  # installed, not the checkout
+
+    # The box as its service starts it: it answers, and a game it plays is journaled in /var/lib/arbitro.
+    process, port = serve_as_the_service(root)
+    try:
+        assert answer(port, "/api/table")[0] == 200
+        assert answer(port, "/api/host/game", {"game": "ponte", "seats": 3, "options": {}})[0] == 201
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    journal = root / "var" / "lib" / "arbitro" / "journal.sqlite3"
+    assert journal.exists()
+
+    # `arbitro doctor --mock` as the service user, with no ARBITRO_PINMAP: it finds its own default pin map.
+    doctor = run(root, "/usr/local/bin/arbitro", "doctor", "--mock", "--seconds", "0", user="arbitro", check=False)
+    assert doctor.returncode == 0 and "no problems found" in doctor.stdout, doctor.stdout + doctor.stderr
+
+    # A second run: the builder's pin map and the games stay, the service restarts once, and it says so.
+    edited = (root / "etc" / "arbitro" / "pinmap.toml").read_text() + "# the builder's own note\n"
+    (root / "etc" / "arbitro" / "pinmap.toml").write_text(edited)
+    games = journal.read_bytes()
+    (root / "var" / "log" / "systemctl.calls").unlink()
+    second = run(root, "bash", "/src/arbitro/hardware/install.sh", "--upgrade")
+    assert "1 game, journal format 2: arbitro" in second.stdout  # the code checked it resumes the game
+    assert "user arbitro: there already" in second.stdout and "pin map: yours, kept as it is" in second.stdout
+    assert (root / "etc" / "arbitro" / "pinmap.toml").read_text() == edited
+    assert journal.read_bytes() == games
+    assert calls(root, "systemctl").count("restart arbitro.service") == 1
+
+    # An upgrade whose code cannot resume the journal (here: written by a newer box) is refused, by name, and
+    # the box is left running as it was.
+    with sqlite3.connect(journal) as db:
+        db.execute("PRAGMA user_version = 99")
+    (root / "var" / "log" / "systemctl.calls").unlink()
+    refused = run(root, "bash", "/src/arbitro/hardware/install.sh", "--upgrade", check=False)
+    assert refused.returncode == 1
+    assert "is in format 99, newer than this box's" in refused.stderr and "not upgraded" in refused.stderr
+    assert calls(root, "systemctl") == ["stop arbitro.service", "start arbitro.service"]
