@@ -464,8 +464,7 @@ const ARBITRO = (() => {
     const unattended = el("div", {});
     const history = el("section", {class: "panel history"});
     const keeping = el("section", {class: "panel"}, el("h2", {}, t("backup")), el("p", {}, t("backup_note")),
-      el("a", {class: "big button", href: "/api/host/backup", download: ""}, t("backup_download")),
-      el("p", {}, el("small", {}, t("box_software", {version: status.version, format: status.journal_format}))));
+      el("a", {class: "big button", href: "/api/host/backup", download: ""}, t("backup_download")));
     main.replaceChildren(summary, unattended, controls, formBox, history, keeping);
     let running = null;
     connect("public", async (view) => {
