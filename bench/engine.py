@@ -42,7 +42,7 @@ def pure_game(rules, rng, seats):
 def table_game(table, rng, rules, seats):
     table.new_game(rules.NAME, seats)
     while not table.view()["over"]:
-        table.act(random_action(rules, table._record.state, rng))
+        table.act(random_action(rules, table.state, rng))
 
 
 GOALS = {"ponte": 5000, "shangrila": 200, "leader1": 50}

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from .chance import Committed, Unverifiable, new_seed
 from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
-from .rules import Rejected
+from .rules import TERMINAL, Rejected
 from .rules.protocol import refuse
 from .rules import picks as secret
 from .timers import later
@@ -135,6 +135,23 @@ class Table:
     def _state(self):
         state = self._record.state
         return secret.hold(state, self._pending[0]) if self._pending else state
+
+    @property
+    def state(self):
+        """The game's whole state as the table holds it (a held pick locked in), every secret included: for the
+        engine's own tools and tests. What people see is drawn from view() alone."""
+        with self._lock:
+            return self._state() if self._record else None
+
+    @property
+    def rules(self):
+        """The current game's rules module (None without a game)."""
+        return self._record.rules if self._record else None
+
+    def actors(self):
+        """Who may act now: the seats, CHANCE or TERMINAL (the table draws chance at once, so seats or the end)."""
+        with self._lock:
+            return self._record.rules.current_actors(self._state()) if self._record else TERMINAL
 
     @property
     def seats(self):

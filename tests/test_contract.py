@@ -31,7 +31,7 @@ def random_game(rules, seed, undo_rate=0.0):
     table.new_game(rules.NAME, rng.randint(low, high))
     steps = 0
     while not table.view()["over"]:
-        actors = rules.current_actors(table._record.state)
+        actors = table.actors()
         assert actors not in (CHANCE, TERMINAL), "the table draws chance at once; terminal means over"
         if undo_rate and table.can_undo and rng.random() < undo_rate:
             table.undo()
@@ -153,7 +153,7 @@ class Side:
 
     def refusals(self, seat):
         """What each pad button and each listed action would do for `seat` now: accepted, or the refusal."""
-        rules, state = self.box.table._record.rules, self.box.table._state()
+        rules, state = self.box.table.rules, self.box.table.state
         prompt = rules.prompt(state, seat)
         tried = [c.action for c in (prompt.pad or ()) if c] if prompt else []
         answers = []
@@ -172,7 +172,7 @@ def secret_fork(sides, rng):
     a, b = sides
     while not a.box.table.view()["over"]:
         table = a.box.table
-        actors = table._record.rules.current_actors(table._record.state)
+        actors = table.actors()
         waiting = [s for s in actors if table.prompt(s).current is None]
         secret = [s for s in waiting if table.prompt(s).secret and len(table.prompt(s).choices) > 1]
         if secret and len(waiting) > 1 and rng.random() < 0.4:
@@ -223,7 +223,7 @@ def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(
         assert a.served(picker) != b.served(picker)  # its own phone does see its pick
         checked += 1
         table = a.box.table
-        others = [s for s in table._record.rules.current_actors(table._record.state) if s != picker]
+        others = [s for s in table.actors() if s != picker]
         seat = rng.choice(others)
         action = rng.choice(table.legal_actions(seat))
         for side in sides:
@@ -291,7 +291,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
             checked += 1
             if checked == CHECKED_STEPS:
                 break
-        state = a.box.table._record.state
+        state = a.box.table.state
         seat = rng.choice(list(rules.current_actors(state)))
         both = [x for x in a.box.table.legal_actions(seat) if x in b.box.table.legal_actions(seat)]
         dealing = [x for x in both if source.owners is None and game.secret_draw(rules.apply(state, x))]

@@ -30,7 +30,7 @@ def test_random_legal_games_keep_every_invariant(seats, deal, seed, undo_rate):
     table.new_game("ponte", seats, {"deal": deal})
     steps = 0
     while not table.view()["over"]:
-        check_invariants(table._record.state)
+        check_invariants(table.state)
         if undo_rate and rng.random() < undo_rate and table.can_undo:
             table.undo()
         else:
@@ -38,7 +38,7 @@ def test_random_legal_games_keep_every_invariant(seats, deal, seed, undo_rate):
             table.act(rng.choice(table.legal_actions(seat)))
         steps += 1
         assert steps < 500
-    check_invariants(table._record.state)
+    check_invariants(table.state)
     shown = table.view()
     assert shown["result"] is not None
     del shown["version"]
