@@ -188,6 +188,9 @@ class Display:
             return self._changed.wait_for(lambda: self.sent == self.frame, timeout=timeout)
 
     def close(self):
+        """Stop once the panel has taken the latest frame (the power-off screen must reach it), or after 2 s
+        (a panel that stopped answering does not hold the box up)."""
+        self.wait_sent(timeout=2)
         with self._changed:
             self._closed = True
             self._changed.notify_all()

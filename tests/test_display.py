@@ -170,6 +170,23 @@ def test_a_failing_or_missing_display_is_logged_reported_and_opened_again(opener
         display.close()
 
 
+class Slow(Flaky):
+    """A panel that takes 50 ms a frame."""
+
+    def display(self, image):
+        time.sleep(0.05)
+        super().display(image)
+
+
+def test_closing_the_display_sends_the_latest_frame_first():
+    opener = Slow()
+    display = Display(opener, retry=0.01)
+    display.show(FIRST)
+    display.show(SECOND)  # shown while the panel still takes the first
+    display.close()  # as at power-off: the last screen must be on the panel
+    assert opener.shown[-1] == render(SECOND).tobytes()
+
+
 def test_while_the_display_fails_its_status_says_so_and_the_latest_frame_waits():
     opener = Flaky(missing=10 ** 6)
     display = Display(opener, retry=0.01)
