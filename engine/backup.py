@@ -9,6 +9,7 @@ journal it replaces is kept beside it, never deleted.
 import os
 import sqlite3
 import tempfile
+from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -25,7 +26,7 @@ class BackupError(ValueError):
 def _check_ours(path):
     """Refuse a file that is not one of our backups, is damaged, or is newer than this box."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise BackupError(f"{path} is damaged: it cannot be restored")
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -62,7 +63,8 @@ def check_resumable(data):
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / JOURNAL
         try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as source, sqlite3.connect(copy) as target:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as source, \
+                    closing(sqlite3.connect(copy)) as target:
                 source.backup(target)
                 found = source.execute("PRAGMA user_version").fetchone()[0] or 1
         except sqlite3.DatabaseError as e:
@@ -81,13 +83,13 @@ def restore(backup, data):
         handle, staged = tempfile.mkstemp(dir=data, prefix="restoring-", suffix=".sqlite3")
         os.close(handle)
         try:
-            with sqlite3.connect(backup) as source, sqlite3.connect(staged) as target:
+            with closing(sqlite3.connect(backup)) as source, closing(sqlite3.connect(staged)) as target:
                 source.backup(target)
             try:
                 games = replay_all(staged)
             except JournalError as e:
                 raise BackupError(f"{backup} holds a game that does not replay: {e}") from None
-            with sqlite3.connect(staged) as db:  # the version phones follow never goes back
+            with closing(sqlite3.connect(staged)) as db, db:  # the version phones follow never goes back
                 db.execute("DELETE FROM meta WHERE key = 'backup'")
                 db.execute("UPDATE meta SET value = MAX(value, ?) + 1 WHERE key = 'version'", (current.version,))
             kept = None
