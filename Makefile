@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test check tools bench
+.PHONY: run test check tools bench catalogs
 QUICK := -m "not browser and not slow"
 
 $(BIN)/arbitro: pyproject.toml
@@ -34,6 +34,10 @@ test: $(BIN)/arbitro tools
 
 check: $(BIN)/arbitro
 	$(BIN)/pytest -q $(QUICK) -n auto
+
+# After editing a message catalog (.po): compile it into the .mo the box reads (a test fails until then).
+catalogs: $(BIN)/arbitro
+	$(BIN)/python -m engine.catalogs
 
 bench: $(BIN)/arbitro
 	$(BIN)/python bench/idle.py

@@ -2,7 +2,8 @@
 on waitress streaming a same-size JSON document to every phone on each POST) in the same run: the server's CPU
 per press, how long until the last phone has seen a press (95th percentile over the presses), the server's
 memory (RSS) with the phones connected, and the time from start to its first answer. Ponte with 3 seats on the
-virtual box's pads (a press the rules refuse is tried on the next button; its cost counts too).
+virtual box's pads, then Biglietti with 12: the seats the public view says may act are pressed, each button in
+turn until the rules take one (a refused press costs CPU too: it counts in the press the rules took).
 
 Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40]`. Goals: CPU per press ≤ 1.0× the
 baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than this machine."""
@@ -33,6 +34,7 @@ class Phones:
     def __init__(self, count):
         self.seen = [[] for _ in range(count)]
         self.changed = threading.Condition()
+        self.view = {}  # the latest public view the first phone received: who may act
 
     def listen(self, port, phone, ready):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
@@ -44,6 +46,8 @@ class Phones:
                 with self.changed:
                     self.seen[phone].append((int(raw[4:]), time.perf_counter()))
                     self.changed.notify_all()
+            elif raw.startswith(b"data: {") and phone == 0:
+                self.view = json.loads(raw[6:])
 
     def last_arrival(self, version, timeout=10):
         """When the last phone saw `version` (or a later one); None if one has not within `timeout`."""
@@ -61,27 +65,32 @@ def post(port, path, body):
     return answer
 
 
-def new_game(port, seats):
-    post(port, "/api/host/game", {"game": "ponte", "seats": seats, "options": {"deal": "box"}})
+def new_game(port, game, seats):
+    post(port, "/api/host/game", {"game": game, "seats": seats, "options": {"deal": "box"} if game == "ponte" else {}})
 
 
-def box_presses(port, seats=3):
-    """Presses on the virtual box's pads, seat after seat, each on the next button until the rules take it (a
-    new game when no pad can act: the game is over): yields (when the applied press was sent, its version)."""
-    new_game(port, seats)
-    refused = 0
-    for seat in itertools.cycle(range(seats)):
-        for button in range(1, 9):
+def acting(view, seats):
+    """The seats the public view says may act now; when it does not say, every seat, whose turn it is and the
+    controller's first."""
+    if view.get("picking"):
+        return view["picking"]
+    first = [view[k] for k in ("turn", "controller") if isinstance(view.get(k), int)]
+    return first + [seat for seat in range(seats) if seat not in first]
+
+
+def box_presses(port, phones, game, seats):
+    """Presses on the virtual box's pads: a seat that may act, each button in turn until the rules take one (a new
+    game when none can: the game is over). Yields (when the applied press was sent, its version)."""
+    new_game(port, game, seats)
+    while True:
+        for seat, button in itertools.product(acting(phones.view, seats), range(1, 9)):
             started = time.perf_counter()
             answer = post(port, "/box/press", {"seat": seat, "button": button})
-            if answer.get("status") in ("applied", "moved"):
-                refused = 0
+            if answer.get("status") in ("applied", "held"):  # not a cursor's move: the phones see no change
                 yield started, answer["version"]
                 break
-            refused += 1
-        if refused >= 8 * seats:
-            new_game(port, seats)
-            refused = 0
+        else:
+            new_game(port, game, seats)
 
 
 def baseline_presses(port):
@@ -98,7 +107,8 @@ def rss_mb(pid):
 
 
 def measure(port, pid, presses, count, phones):
-    """CPU ms per press, the 95th percentile of press → last phone (ms), and the RSS (MB) with the phones."""
+    """CPU ms per press, the 95th percentile of press → last phone (ms), and the RSS (MB) with the phones.
+    `presses(following)` yields (sent, version) of each press."""
     ready, following = threading.Semaphore(0), Phones(phones)
     for phone in range(phones):
         threading.Thread(target=following.listen, args=(port, phone, ready), daemon=True).start()
@@ -106,7 +116,7 @@ def measure(port, pid, presses, count, phones):
         ready.acquire()
     time.sleep(0.5)
     lasts, cpu = [], cpu_seconds(pid)
-    for (started, version), _ in zip(presses, range(count)):
+    for (started, version), _ in zip(presses(following), range(count)):
         arrived = following.last_arrival(version)
         lasts.append(float("inf") if arrived is None else arrived - started)
     cpu = cpu_seconds(pid) - cpu
@@ -137,15 +147,19 @@ def main():
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--presses", type=int, default=40)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data:
-        server = Server(Path(data), "--reveal-delay", "0")
-        try:
-            box = measure(server.port, server.process.pid, box_presses(server.port), args.presses, args.phones)
-        finally:
-            server.stop()
+    boxes = {}
+    for game, seats in (("ponte", 3), ("biglietti", 12)):
+        with tempfile.TemporaryDirectory() as data:
+            server = Server(Path(data), "--reveal-delay", "0")
+            try:
+                boxes[game, seats] = measure(server.port, server.process.pid,
+                                             lambda phones: box_presses(server.port, phones, game, seats),
+                                             args.presses, args.phones)
+            finally:
+                server.stop()
     baseline, port = baseline_server()
     try:
-        bare = measure(port, baseline.pid, baseline_presses(port), args.presses, args.phones)
+        bare = measure(port, baseline.pid, lambda _: baseline_presses(port), args.presses, args.phones)
     finally:
         baseline.terminate()
         baseline.wait(timeout=10)
@@ -153,13 +167,19 @@ def main():
         starts = [statistics.median(first_answer(command) for _ in range(3)) for command in (
             [sys.executable, "-m", "device.cli", "--mock", "--port", "{port}", "--data", data],
             [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", "{port}"])]
-    print(f"{args.phones} phones, {args.presses} presses (Ponte, 3 seats), box against the baseline:")
-    for name, now, base, goal in (("CPU per press (ms)", box[0], bare[0], 1.0),
-                                  ("press → last phone, 95th (ms)", box[1], bare[1], 1.2),
-                                  ("RSS with the phones (MB)", box[2], bare[2], 1.3),
-                                  ("start → first answer (s)", starts[0], starts[1], 1.5)):
-        print(f"  {name}: {now:.2f} against {base:.2f}: {now / base:.2f}× (goal ≤ {goal}×: "
-              f"{'met' if now / base <= goal else 'NOT met'})")
+    print(f"{args.phones} phones, {args.presses} presses, the box against the baseline (ratio, goal):")
+    for (game, seats), box in boxes.items():
+        print(f"  {game}, {seats} seats:")
+        for name, now, base, goal in (("CPU per press (ms)", box[0], bare[0], 1.0),
+                                      ("press → last phone, 95th (ms)", box[1], bare[1], 1.2),
+                                      ("RSS with the phones (MB)", box[2], bare[2], 1.3)):
+            report(name, now, base, goal)
+    report("start → first answer (s)", starts[0], starts[1], 1.5)
+
+
+def report(name, now, base, goal):
+    print(f"    {name}: {now:.2f} against {base:.2f}: {now / base:.2f}× (goal ≤ {goal}×: "
+          f"{'met' if now / base <= goal else 'NOT met'})")
 
 
 if __name__ == "__main__":

@@ -384,15 +384,15 @@ class Box:
             return [text(self.lang, label, game) if label else "" for label in labels]
 
     def press(self, seat=None, button=None, host=None, hold=None):
-        """Press and release a button of the virtual box (mock mode) as a finger would: held past the
-        debounce, or for `hold` seconds. Returns what the press did (None when it did nothing): what its
-        release did, for a press held back as a possible claim gesture."""
+        """Press and release a button of the virtual box (mock mode) as a finger would: held for `hold` seconds,
+        or as long as the pads take to see it (its debounce). Returns what
+        the press did (None when it did nothing): what its release did, for a press held back as a possible
+        claim gesture."""
         key = ("host", host) if host is not None else ("seat", seat, button)
-        settle = self.pinmap.debounce_ms / 1000 * 1.5
-        hold = settle if hold is None else hold
+        settle = self.pads.settle_time
         self.pads.last.pop(key, None)
         self.pads.tap(key, True)
-        self.sleep(hold)
+        self.sleep(settle if hold is None else hold)
         if self.pads.last.get(key) == {"status": "holding"}:
             self.pads.last.pop(key)
         self.pads.tap(key, False)

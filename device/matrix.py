@@ -39,6 +39,7 @@ class MatrixScanner:
         self.pressed = set()  # (row, column) of each key held, as debounced
         self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
         self._lock = threading.Lock()
+        self._scanned = threading.Condition(self._lock)  # told after every scan's reports
         self._stop = threading.Event()
         self._woken = threading.Event()  # an edge, or stop()
         self._armed = False
@@ -148,7 +149,23 @@ class MatrixScanner:
                     self.on_change(row, column, pressed)
                 except Exception:  # the state is settled already: one failing report must not hide the next
                     log.exception("a key change could not be handled")
+            self._scanned.notify_all()
             return changed
+
+    @property
+    def is_scanning(self):
+        """Whether the scan runs on its own thread (start()ed and not stopped)."""
+        return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
+
+    def settle(self, key, pressed, timeout=1.0):
+        """Wait until `key` (row, column) is debounced as `pressed` and reported: scanned here when no thread
+        scans, else by the thread (which a closing key wakes). True once it is."""
+        if not self.is_scanning:
+            for _ in range(self.stable_scans):
+                self.scan()
+            return (key in self.pressed) == pressed
+        with self._scanned:
+            return self._scanned.wait_for(lambda: (key in self.pressed) == pressed, timeout)
 
     def ghosts(self):
         """Held keys that could be ghosts: the corners of every rectangle of held keys. With diodes all four

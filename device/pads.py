@@ -145,7 +145,7 @@ class DirectPads(_Pads):
     def __init__(self, pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
                  pin_factory=None):
         super().__init__(on_seat, on_host, on_release)
-        debounce = pinmap.debounce_ms / 1000
+        self.debounce = debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
         self.buttons = {}
         for key, (pin,) in wires(pinmap).items():
@@ -159,8 +159,14 @@ class DirectPads(_Pads):
         """The keys whose contact reads closed now (a key held since before the box started included)."""
         return [key for key, button in self.buttons.items() if button.is_active]
 
+    @property
+    def settle_time(self):
+        """How long a tap must last to be seen, and a release to settle: past the debounce window."""
+        return self.debounce * 1.5
+
     def tap(self, key, down):
-        """Close (down) or open a key on the mock pins, as a finger would; the box has seen it on return."""
+        """Close (down) or open a key on the mock pins, as a finger would: seen once it has lasted
+        `settle_time`."""
         pin = self.buttons[key].pin
         pin.drive_low() if down else pin.drive_high()
 
@@ -202,11 +208,14 @@ class MatrixPads(_Pads):
         """The keys the scanner holds as pressed (a key held since before the box started included)."""
         return [key for key, place in self.places.items() if place in self.scanner.pressed]
 
+    settle_time = 0  # a tap returns once the scan has debounced it
+
     def tap(self, key, down):
+        """Close (down) or open a key of the simulated matrix; the box has seen it on return. A started scanner
+        sees it on its own thread, as it would a finger's: no second scan runs beside it."""
         place = self.places[key]
         self.simulated.close(*place) if down else self.simulated.open(*place)
-        for _ in range(self.scanner.stable_scans):  # whichever thread scans, this many settle the key
-            self.scanner.scan()
+        self.scanner.settle(place, down)
 
     def close(self):
         self.scanner.close()

@@ -1,5 +1,6 @@
 """Every word people read, from Babel message catalogs: ``engine/locale/<language>/LC_MESSAGES/<domain>.po``, one
-domain per game (in the folder its descriptor names) plus the shared ``arbitro``. Messages are ids with parameters
+domain per game (in the folder its descriptor names) plus the shared ``arbitro``, read as the ``.mo`` compiled
+beside each (engine/catalogs.py). Messages are ids with parameters
 (``{n}``); the context (``msgctxt``) names the surface: ``box`` (the OLED, the pads' labels, the choices' names
 every surface shares), ``phone`` (the phones and the host page), ``virtual`` (the virtual box), ``refusal`` (the
 rules' refusals), ``cli`` (what builders read in a terminal).
@@ -8,11 +9,8 @@ A plural message takes its count as ``n``. A choice label ``key:7`` with no mess
 message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plural message, not one per number.
 """
 import functools
-import io
 import re
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from engine.games import GAMES, LOCALE
@@ -20,45 +18,51 @@ from engine.rules.protocol import SHARED, Message
 
 LANGUAGES = ("it", "en")
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
+_PLURAL_RULE = re.compile(r"plural=(.*?);?\s*$")
+
+
+class Catalog:
+    """One compiled catalog: its messages by (context, id), a plural one as its forms, and its plural rule."""
+
+    def __init__(self, path, domain):
+        with path.open("rb") as mo:
+            self.translations = Translations(mo, domain=domain)
+        self.plural_expr = _PLURAL_RULE.search(self.translations.info()["plural-forms"])[1]
+        self.messages = {}
+        for key, text in self.translations._catalog.items():  # gettext keeps no public list of its messages
+            msgid, form = key if isinstance(key, tuple) else (key, None)
+            if msgid:  # not the header
+                context, _, msgid = msgid.rpartition("\x04")
+                if form is None:
+                    self.messages[context or None, msgid] = text
+                else:
+                    forms = self.messages.setdefault((context or None, msgid), [])
+                    forms[form:form + 1] = [text]
 
 
 @functools.cache
 def catalog(language, domain):
-    """The parsed .po catalog (babel.messages.catalog.Catalog)."""
+    """The compiled catalog of `domain` in `language`."""
     folder = GAMES[domain].locale if domain in GAMES else LOCALE  # a game's catalogs where it keeps them
-    path = folder / language / "LC_MESSAGES" / f"{domain}.po"
+    path = folder / language / "LC_MESSAGES" / f"{domain}.mo"
     if not path.exists():
         raise LookupError(f"no {language} catalog for {domain!r}")
-    with path.open("rb") as po:
-        return read_po(po, locale=language, domain=domain)
-
-
-@functools.cache
-def _translations(language, domain):
-    """The catalog compiled in memory, and which (context, id) it holds, each marked plural or not."""
-    parsed = catalog(language, domain)
-    mo = io.BytesIO()
-    write_mo(mo, parsed)
-    mo.seek(0)
-    known = {(m.context, m.id[0] if m.pluralizable else m.id): m.pluralizable for m in parsed if m.id}
-    return Translations(mo, domain=domain), known
+    return Catalog(path, domain)
 
 
 def lookup(language, domain, context, key, /, **values):
     """The message `key` of `context` in `domain`, its parameters filled; None when the catalog has none."""
-    translations, known = _translations(language, domain)
-    plural = known.get((context, key))
-    if plural is None:
+    found = catalog(language, domain)
+    text = found.messages.get((context, key))
+    if text is None:
         numbered = _NUMBERED.match(key)
-        if not numbered or (context, numbered[1] + "#") not in known:
+        if not numbered or (context, numbered[1] + "#") not in found.messages:
             return None
-        key, plural, values = numbered[1] + "#", known[(context, numbered[1] + "#")], {"n": int(numbered[2]),
-                                                                                       **values}
-    if plural:
-        found = translations.npgettext(context, key, key, values["n"])
-    else:
-        found = translations.pgettext(context, key)
-    return found.format(**values)
+        key, values = numbered[1] + "#", {"n": int(numbered[2]), **values}
+        text = found.messages[context, key]
+    if isinstance(text, list):
+        text = found.translations.npgettext(context, key, key, values["n"])
+    return text.format(**values)
 
 
 def say(language, domain, context, key, /, **values):
@@ -74,11 +78,8 @@ def as_json(language, domains):
     found = {"plural": catalog(language, SHARED).plural_expr}
     for domain in domains:
         contexts = found.setdefault(domain, {})
-        for message in catalog(language, domain):
-            if message.id:
-                key = message.id[0] if message.pluralizable else message.id
-                contexts.setdefault(message.context, {})[key] = (list(message.string) if message.pluralizable
-                                                                 else message.string)
+        for (context, key), text in catalog(language, domain).messages.items():
+            contexts.setdefault(context, {})[key] = text
     return found
 
 

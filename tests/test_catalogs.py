@@ -7,15 +7,39 @@ from pathlib import Path
 
 import pytest
 
-from engine.games import GAMES
-from engine.words import LANGUAGES, SHARED, as_json, catalog, lookup, say
+from babel.messages.pofile import read_po
+
+from engine import catalogs
+from engine.games import GAMES, LOCALE
+from engine.words import LANGUAGES, SHARED, as_json, lookup, say
 
 ROOT = Path(__file__).parent.parent
 DOMAINS = (SHARED, *GAMES)
 
 
 def messages(language, domain):
-    return {(m.context, m.id[0] if m.pluralizable else m.id): m for m in catalog(language, domain) if m.id}
+    """The messages of a .po (the source): what people edit, whose compiled .mo the box reads."""
+    folder = GAMES[domain].locale if domain in GAMES else LOCALE
+    with open(folder / language / "LC_MESSAGES" / f"{domain}.po", "rb") as po:
+        parsed = read_po(po, locale=language, domain=domain)
+    return {(m.context, m.id[0] if m.pluralizable else m.id): m for m in parsed if m.id}
+
+
+@pytest.mark.parametrize("po", catalogs.sources(), ids=lambda po: str(po.relative_to(ROOT)))
+def test_every_compiled_catalog_is_that_of_its_po(po):
+    """The box reads the .mo: one left behind by an edit of its .po would show yesterday's words."""
+    assert po.with_suffix(".mo").read_bytes() == catalogs.compiled(po), "run `make catalogs`"
+
+
+def test_a_stale_catalog_is_found_and_compiled_again(tmp_path):
+    folder = tmp_path / "it" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
+    (folder / "arbitro.po").write_bytes(po.read_bytes().replace(b'msgstr "Arbitro"', b'msgstr "Arbitra"'))
+    (folder / "arbitro.mo").write_bytes(po.with_suffix(".mo").read_bytes())
+    assert (folder / "arbitro.mo").read_bytes() != catalogs.compiled(folder / "arbitro.po")
+    catalogs.main([str(tmp_path)])
+    assert (folder / "arbitro.mo").read_bytes() == catalogs.compiled(folder / "arbitro.po")
 
 
 def placeholders(text):

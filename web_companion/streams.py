@@ -27,6 +27,9 @@ class Changes:
     def encoded(self, viewer, render):
         """`viewer`'s view at the table's version, as JSON and as a stream's `view` event: rendered (`render()`)
         and encoded once per version, whoever asks, polling or following live. Returns (version, Encoded)."""
+        version, cache = self._encoded  # most phones find it here, without queueing for the table's lock
+        if version == self.table.version and viewer in cache:
+            return version, cache[viewer]
         with self.table.lock:
             version = self.table.version
             if self._encoded[0] != version:
