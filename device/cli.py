@@ -12,9 +12,9 @@ import secrets
 import subprocess
 import sys
 import threading
+from gettext import gettext
 from pathlib import Path
 
-from engine.replay import LogError, Unchecked, replay, verify
 from engine.version import about
 
 from .games import presentation
@@ -37,6 +37,8 @@ def read_log(parser, path):
 
 
 def replay_main(argv):
+    from engine.replay import LogError, replay  # the commands load what they use: the box starts sooner
+
     parser = log_parser("replay", "replay_about")
     parser.add_argument("--json", action="store_true", help=said("replay_json"))
     parser.add_argument("--seed", type=int, help=said("replay_seed"))
@@ -56,6 +58,8 @@ def replay_main(argv):
 
 
 def verify_main(argv):
+    from engine.replay import LogError, Unchecked, verify
+
     parser = log_parser("verify", "verify_about")
     args = parser.parse_args(argv)
     text = read_log(parser, args.log)
@@ -238,6 +242,13 @@ def bounded(kind, low, high):
     return parse
 
 
+class VersionAction(argparse.Action):
+    """--version, looked up (`git describe` in a checkout) only when asked: not on every start."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=said("version", **about()) + "\n")
+
+
 def box_main(argv):
     parser = argparse.ArgumentParser(prog="arbitro", description=said("box_about"))
     parser.add_argument("--mock", action="store_true", help=said("box_mock"))
@@ -245,7 +256,8 @@ def box_main(argv):
     parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000, help=said("box_port"))
     add_data_option(parser)
     add_pinmap_option(parser)
-    parser.add_argument("--version", action="version", version=said("version", **about()))
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help=gettext("show program's version number and exit"))  # argparse's own words
     parser.add_argument("--game", help=said("box_game"))
     parser.add_argument("--seats", type=int, help=said("box_seats"))
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10), help=said("box_reveal_delay"))

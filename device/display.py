@@ -3,7 +3,6 @@ import io
 import logging
 import threading
 
-import segno
 from gpiozero import DigitalOutputDevice
 from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
@@ -44,6 +43,8 @@ def draw_screen(draw, screen):
 
 def _draw_qr(draw, screen):
     """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square."""
+    import segno  # a QR code is drawn on a few screens only: not loaded at start
+
     qr = segno.make_qr(screen.qr, version=2)
     for y, row in enumerate(qr.matrix_iter(scale=2, border=2)):
         for x, dark in enumerate(row):
@@ -224,12 +225,12 @@ class LumaGPIO:
 def device_opener(pinmap, mock, pin_factory=None):
     """How the display's thread opens the panel, at start and again after a failure: the pin map's driver on
     I2C or SPI, with its rotation and contrast; luma's dummy device in mock mode."""
-    from luma.core.interface import serial
-    from luma.oled import device as oled
-
     if mock:
         from luma.core.device import dummy
         return lambda: dummy(width=WIDTH, height=HEIGHT, mode="1")
+    from luma.core.interface import serial  # the real panel's drivers: not loaded in mock mode
+    from luma.oled import device as oled
+
     gpio = LumaGPIO(pin_factory) if pinmap.interface == "spi" else None
 
     def open_panel():

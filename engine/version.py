@@ -2,7 +2,6 @@
 format it writes. Said by `arbitro --version`, `arbitro doctor`, the host page and the phones' footer."""
 import functools
 import subprocess
-from importlib.metadata import PackageNotFoundError, version as package_version
 from pathlib import Path
 
 from .journal import FORMAT
@@ -13,6 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @functools.cache
 def version():
     """"0.1.0", or "0.1.0+9f04076" (the checkout's `git describe`) when run from a git checkout."""
+    from importlib.metadata import PackageNotFoundError, version as package_version  # slow to load: when asked
+
     try:
         found = package_version("arbitro")
     except PackageNotFoundError:
