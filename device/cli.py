@@ -12,7 +12,6 @@ import secrets
 import subprocess
 import sys
 import threading
-from gettext import gettext
 from pathlib import Path
 
 from engine.version import about
@@ -246,7 +245,8 @@ class VersionAction(argparse.Action):
     """--version, looked up (`git describe` in a checkout) only when asked: not on every start."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=said("version", **about()) + "\n")
+        print(said("version", **about()))
+        parser.exit()
 
 
 def box_main(argv):
@@ -256,8 +256,7 @@ def box_main(argv):
     parser.add_argument("--port", type=bounded(int, 1, 65535), default=8000, help=said("box_port"))
     add_data_option(parser)
     add_pinmap_option(parser)
-    parser.add_argument("--version", action=VersionAction, nargs=0,
-                        help=gettext("show program's version number and exit"))  # argparse's own words
+    parser.add_argument("--version", action=VersionAction, nargs=0, help=said("box_version"))
     parser.add_argument("--game", help=said("box_game"))
     parser.add_argument("--seats", type=int, help=said("box_seats"))
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10), help=said("box_reveal_delay"))

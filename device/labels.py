@@ -1,12 +1,14 @@
 """Printable pad labels: an A4 sheet with a strip per seat saying what each button means in a game, in Italian or
 English. The words come from the game's own pad layout (its descriptor's pad_labels) and the cursor's keys, as the
 box shows them; one layout is drawn as SVG or as PDF."""
-from xml.sax.saxutils import escape
+import io
 
 from engine.games import GAMES
 
 from .cursor import KEY_WORDS
 from .screens import seat
+from .svg import document
+from .svg import text as text_element
 from .texts import text
 
 PAGE = (210, 297)  # A4, millimetres
@@ -51,51 +53,35 @@ def _lines(words, cell, size=3.1):
 
 
 def svg(shapes):
-    body = []
+    parts = []
     for shape in shapes:
         if shape[0] == "rect":
             _, x, y, w, h = shape
-            body.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="none" '
-                        f'stroke="black" stroke-width="0.3"/>')
+            parts.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="none" '
+                         f'stroke="black" stroke-width="0.3"/>')
         else:
             _, x, y, size, words, bold = shape
-            weight = ' font-weight="bold"' if bold else ""
-            body.append(f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size}"{weight}>{escape(words)}</text>')
-    w, h = PAGE
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" '
-            f'height="{h}mm" viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif">\n'
-            + "\n".join(body) + "\n</svg>\n")
+            parts.append(text_element(f"{x:.2f}", f"{y:.2f}", size, words, bold=bold))
+    return document(*PAGE, parts, unit="mm")
 
 
 def pdf(shapes):
-    """A one-page PDF in Helvetica (Latin-1 text), points from the bottom left."""
-    scale = 72 / 25.4
-    height = PAGE[1] * scale
-    ops = ["0.3 w"]
+    """A one-page A4 PDF in Helvetica, drawn by ReportLab (which encodes the words as Helvetica's WinAnsi
+    wants: "–" and "’" print as themselves). Uncompressed: a sheet of labels is small, and readable."""
+    from reportlab.lib.units import mm  # loaded when a sheet is asked for, not with the box
+    from reportlab.pdfgen.canvas import Canvas
+
+    out = io.BytesIO()
+    page = Canvas(out, pagesize=(PAGE[0] * mm, PAGE[1] * mm), pageCompression=0, invariant=1)
+    page.setLineWidth(0.3 * mm)
     for shape in shapes:
         if shape[0] == "rect":
             _, x, y, w, h = shape
-            ops.append(f"{x * scale:.2f} {height - (y + h) * scale:.2f} {w * scale:.2f} {h * scale:.2f} re S")
+            page.rect(x * mm, (PAGE[1] - y - h) * mm, w * mm, h * mm)
         else:
             _, x, y, size, words, bold = shape
-            raw = words.encode("latin-1", "replace").decode("latin-1")
-            quoted = raw.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            font = "F2" if bold else "F1"
-            ops.append(f"BT /{font} {size * scale:.2f} Tf {x * scale:.2f} {height - y * scale:.2f} Td ({quoted}) Tj ET")
-    stream = "\n".join(ops).encode("latin-1")
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE[0] * scale:.2f} {height:.2f}] "
-               f"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> /Contents 4 0 R >>".encode(),
-               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+            page.setFont("Helvetica-Bold" if bold else "Helvetica", size * mm)
+            page.drawString(x * mm, (PAGE[1] - y) * mm, words)
+    page.showPage()
+    page.save()
+    return out.getvalue()

@@ -1,9 +1,9 @@
 """What goes where, from the pin map: a pin table (Markdown, for hardware/wiring.md) and a wiring diagram (SVG):
 the Pi's 40-pin header with each pin's wire, and the key matrix with a switch and a diode at each crossing.
 Both come from `pin_roles`, so the table, the diagram and the pin map cannot disagree."""
-from xml.sax.saxutils import escape
 
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS, I2C1, SPI_BUSES
+from .svg import document, text
 
 HEADER = {  # a Pi's 40-pin header: physical pin -> BCM GPIO, or what the pin is
     1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15, 11: 17, 12: 18, 13: 27,
@@ -73,20 +73,12 @@ def markdown_table(pinmap):
 def svg(pinmap, title):
     """The wiring diagram: the header (or, on a Compute Module, the GPIO list) on the left; on the right the key
     matrix (rows, columns, a switch and a diode at each crossing) or, wired direct, how a button is wired."""
-    parts = [_text(20, 30, 18, f"Arbitro wiring: {title}", bold=True)]
+    parts = [text(20, 30, 18, f"Arbitro wiring: {title}", bold=True)]
     parts += _header(pinmap) if pinmap.board == "pi" else _gpio_list(pinmap)
     parts += _matrix(pinmap) if pinmap.wiring == "matrix" else _direct_note()
     parts += _legend(pinmap)
     width, height = 1180, 800
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">\n'
-            f'<rect width="{width}" height="{height}" fill="white"/>\n' + "\n".join(parts) + "\n</svg>\n")
-
-
-def _text(x, y, size, words, *, bold=False, anchor="start", fill="black"):
-    weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{weight}>'
-            f'{escape(words)}</text>')
+    return document(width, height, [f'<rect width="{width}" height="{height}" fill="white"/>', *parts])
 
 
 def _short(what):
@@ -96,7 +88,7 @@ def _short(what):
 
 def _header(pinmap):
     roles, power = pin_roles(pinmap), power_roles(pinmap)
-    parts = [_text(20, 60, 13, "The Pi's 40-pin header, seen from above (pin 1 at the top left, by the SD card "
+    parts = [text(20, 60, 13, "The Pi's 40-pin header, seen from above (pin 1 at the top left, by the SD card "
                    "end)")]
     left, top, step = 300, 90, 30
     parts.append(f'<rect x="{left - 16}" y="{top - 16}" width="62" height="{20 * step + 2}" rx="6" '
@@ -113,21 +105,21 @@ def _header(pinmap):
             kind, label = "free", (gpio if isinstance(gpio, str) else
                                    f"GPIO {gpio} · {'HAT ID: leave free' if gpio in (0, 1) else 'free'}")
         parts.append(f'<circle cx="{x}" cy="{y}" r="9" fill="{KINDS[kind]}" stroke="white" stroke-width="1.5"/>')
-        parts.append(_text(x, y + 4, 9, str(pin), anchor="middle", fill="white", bold=True))
+        parts.append(text(x, y + 4, 9, str(pin), anchor="middle", fill="white", bold=True))
         if column == 0:
-            parts.append(_text(x - 24, y + 4, 11, label, anchor="end", fill="black" if kind != "free" else "#888"))
+            parts.append(text(x - 24, y + 4, 11, label, anchor="end", fill="black" if kind != "free" else "#888"))
         else:
-            parts.append(_text(x + 24, y + 4, 11, label, fill="black" if kind != "free" else "#888"))
+            parts.append(text(x + 24, y + 4, 11, label, fill="black" if kind != "free" else "#888"))
     return parts
 
 
 def _gpio_list(pinmap):
-    parts = [_text(20, 60, 13, "A Compute Module: wire each GPIO (BCM number) as listed; the display's VCC to "
+    parts = [text(20, 60, 13, "A Compute Module: wire each GPIO (BCM number) as listed; the display's VCC to "
                    "3.3 V, its GND to GND")]
     for i, (gpio, (kind, what)) in enumerate(sorted(pin_roles(pinmap).items())):
         x, y = 20 + (i // 26) * 290, 86 + (i % 26) * 24
         parts.append(f'<circle cx="{x + 8}" cy="{y - 4}" r="6" fill="{KINDS[kind]}"/>')
-        parts.append(_text(x + 20, y, 11, f"GPIO {gpio} · {_short(what)}"))
+        parts.append(text(x + 20, y, 11, f"GPIO {gpio} · {_short(what)}"))
     return parts
 
 
@@ -136,24 +128,24 @@ def _matrix(pinmap):
     band faces the row (current flows from the pulled-up column into the row driven low)."""
     rows = [(f"player {s + 1}", gpio) for s, gpio in enumerate(pinmap.seats)] + [("host panel", pinmap.host)]
     left, top, dx, dy = 720, 200, 56, 40
-    parts = [_text(left - 100, 60, 13, "The key matrix: a pad is a row, a button a column."),
-             _text(left - 100, 78, 13, "Every switch has its diode (1N4148), the band towards the row:"),
-             _text(left - 100, 96, 13, "without diodes, three keys held make a fourth look pressed (a ghost).")]
+    parts = [text(left - 100, 60, 13, "The key matrix: a pad is a row, a button a column."),
+             text(left - 100, 78, 13, "Every switch has its diode (1N4148), the band towards the row:"),
+             text(left - 100, 96, 13, "without diodes, three keys held make a fourth look pressed (a ghost).")]
     right = left + (BUTTONS_PER_PAD - 1) * dx + 30
     for c, gpio in enumerate(pinmap.columns):
         x = left + c * dx
         host = HOST_BUTTONS[c] if c < len(HOST_BUTTONS) else ""
         parts.append(f'<line x1="{x}" y1="{top - 36}" x2="{x}" y2="{top + len(rows) * dy - 30}" '
                      f'stroke="{KINDS["column"]}" stroke-width="2"/>')
-        parts += [_text(x, top - 66, 11, f"button {c + 1}", anchor="middle", fill=KINDS["column"], bold=True),
-                  _text(x, top - 54, 10, f"GPIO {gpio}", anchor="middle", fill=KINDS["column"]),
-                  _text(x, top - 42, 9, host, anchor="middle", fill="#555")]
+        parts += [text(x, top - 66, 11, f"button {c + 1}", anchor="middle", fill=KINDS["column"], bold=True),
+                  text(x, top - 54, 10, f"GPIO {gpio}", anchor="middle", fill=KINDS["column"]),
+                  text(x, top - 42, 9, host, anchor="middle", fill="#555")]
     for r, (name, gpio) in enumerate(rows):
         y = top + r * dy
         parts.append(f'<line x1="{left - 20}" y1="{y}" x2="{right}" y2="{y}" stroke="{KINDS["row"]}" '
                      f'stroke-width="2"/>')
-        parts.append(_text(left - 26, y - 2, 11, name, anchor="end", fill=KINDS["row"], bold=True))
-        parts.append(_text(left - 26, y + 10, 10, f"GPIO {gpio}", anchor="end", fill=KINDS["row"]))
+        parts.append(text(left - 26, y - 2, 11, name, anchor="end", fill=KINDS["row"], bold=True))
+        parts.append(text(left - 26, y + 10, 10, f"GPIO {gpio}", anchor="end", fill=KINDS["row"]))
         for c in range(BUTTONS_PER_PAD):
             if r == len(rows) - 1 and c >= len(HOST_BUTTONS):
                 continue  # the host panel has five buttons
@@ -176,9 +168,9 @@ def _crossing(x, y):
 
 
 def _direct_note():
-    return [_text(620, 100, 14, "Wired direct: each button has a pin of its own.", bold=True),
-            _text(620, 124, 13, "One leg of the button to its GPIO, the other to any GND pin."),
-            _text(620, 144, 13, "The box turns on the pin's pull-up: a press reads low. No diodes needed.")]
+    return [text(620, 100, 14, "Wired direct: each button has a pin of its own.", bold=True),
+            text(620, 124, 13, "One leg of the button to its GPIO, the other to any GND pin."),
+            text(620, 144, 13, "The box turns on the pin's pull-up: a press reads low. No diodes needed.")]
 
 
 def _legend(pinmap):
@@ -190,7 +182,7 @@ def _legend(pinmap):
         words[:2] = [("button", "a button")]
     for i, (kind, what) in enumerate(words):
         x = 20 + i * 150
-        parts += [f'<circle cx="{x + 8}" cy="{y - 4}" r="7" fill="{KINDS[kind]}"/>', _text(x + 22, y, 12, what)]
-    parts.append(_text(20, y + 30, 12, "Made by `arbitro wiring` from the pin map: the pin table in "
+        parts += [f'<circle cx="{x + 8}" cy="{y - 4}" r="7" fill="{KINDS[kind]}"/>', text(x + 22, y, 12, what)]
+    parts.append(text(20, y + 30, 12, "Made by `arbitro wiring` from the pin map: the pin table in "
                        "hardware/wiring.md comes from the same map."))
     return parts
