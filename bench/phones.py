@@ -80,14 +80,17 @@ def acting(view, seats):
 
 def box_presses(port, phones, game, seats):
     """Presses on the virtual box's pads: a seat that may act, each button in turn until the rules take one (a new
-    game when none can: the game is over). Yields (when the applied press was sent, its version)."""
+    game when none can: the game is over). Yields (when the applied press was sent, its version, the presses sent
+    for it)."""
     new_game(port, game, seats)
+    sent = 0
     while True:
         for seat, button in itertools.product(acting(phones.view, seats), range(1, 9)):
-            started = time.perf_counter()
+            started, sent = time.perf_counter(), sent + 1
             answer = post(port, "/box/press", {"seat": seat, "button": button})
             if answer.get("status") in ("applied", "held"):  # not a cursor's move: the phones see no change
-                yield started, answer["version"]
+                yield started, answer["version"], sent
+                sent = 0
                 break
         else:
             new_game(port, game, seats)
@@ -96,7 +99,7 @@ def box_presses(port, phones, game, seats):
 def baseline_presses(port):
     while True:
         started = time.perf_counter()
-        yield started, post(port, "/api/press", {})["version"]
+        yield started, post(port, "/api/press", {})["version"], 1
 
 
 def rss_mb(pid):
@@ -107,21 +110,22 @@ def rss_mb(pid):
 
 
 def measure(port, pid, presses, count, phones):
-    """CPU ms per press, the 95th percentile of press → last phone (ms), and the RSS (MB) with the phones.
-    `presses(following)` yields (sent, version) of each press."""
+    """CPU ms per press, the 95th percentile of press → last phone (ms), the RSS (MB) with the phones, and the
+    presses sent for each one taken. `presses(following)` yields (when sent, version, presses sent) of each."""
     ready, following = threading.Semaphore(0), Phones(phones)
     for phone in range(phones):
         threading.Thread(target=following.listen, args=(port, phone, ready), daemon=True).start()
     for _ in range(phones):
         ready.acquire()
     time.sleep(0.5)
-    lasts, cpu = [], cpu_seconds(pid)
-    for (started, version), _ in zip(presses(following), range(count)):
+    lasts, sent, cpu = [], 0, cpu_seconds(pid)
+    for (started, version, tries), _ in zip(presses(following), range(count)):
+        sent += tries
         arrived = following.last_arrival(version)
         lasts.append(float("inf") if arrived is None else arrived - started)
     cpu = cpu_seconds(pid) - cpu
     lasts.sort()
-    return 1000 * cpu / count, 1000 * lasts[int(len(lasts) * 0.95)], rss_mb(pid)
+    return 1000 * cpu / count, 1000 * lasts[int(len(lasts) * 0.95)], rss_mb(pid), sent / count
 
 
 def first_answer(command):
@@ -169,7 +173,8 @@ def main():
             [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", "{port}"])]
     print(f"{args.phones} phones, {args.presses} presses, the box against the baseline (ratio, goal):")
     for (game, seats), box in boxes.items():
-        print(f"  {game}, {seats} seats:")
+        print(f"  {game}, {seats} seats ({box[3]:.1f} presses sent for each one the rules took; the refused ones' "
+              "CPU counts in it):")
         for name, now, base, goal in (("CPU per press (ms)", box[0], bare[0], 1.0),
                                       ("press → last phone, 95th (ms)", box[1], bare[1], 1.2),
                                       ("RSS with the phones (MB)", box[2], bare[2], 1.3)):
