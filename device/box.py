@@ -385,9 +385,8 @@ class Box:
 
     def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button of the virtual box (mock mode) as a finger would: held for `hold` seconds,
-        or as long as the pads take to see it (its debounce). Returns what
-        the press did (None when it did nothing): what its release did, for a press held back as a possible
-        claim gesture."""
+        or as long as the pads take to see it (its debounce). Returns what the press did (None when it did
+        nothing): what its release did, for a press held back as a possible claim gesture."""
         key = ("host", host) if host is not None else ("seat", seat, button)
         settle = self.pads.settle_time
         self.pads.last.pop(key, None)
