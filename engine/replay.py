@@ -2,7 +2,7 @@
 import json
 import random
 
-from .chance import Unverifiable, commitment, draw, outcome
+from .chance import Committed, Unverifiable, draw
 from .record import GameRecord
 from .rules import Rejected
 
@@ -28,6 +28,28 @@ def _broken(number, error):
     return LogError(number, f"{error} ({error.rule})" if error.rule else str(error))
 
 
+def _read(text):
+    """The log's lines that are not blank, each parsed when reached: (line number, object), the table first."""
+    rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
+    if not rows:
+        raise LogError(1, "the log is empty: its first line must be the table")
+    return ((number, _parse(number, line)) for number, line in rows)
+
+
+def _started(number, table_line):
+    try:
+        return GameRecord(table_line)
+    except Rejected as e:
+        raise _broken(number, e) from None
+
+
+def _apply(record, number, line):
+    try:
+        record.apply(line)
+    except Rejected as e:
+        raise _broken(number, e) from None
+
+
 def _draw_chance(record, number, rng):
     """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
     never re-rolls), then from the seed's generator: the game's draws are then no longer the ones it committed to,
@@ -44,23 +66,15 @@ def _draw_chance(record, number, rng):
 def replay(text, seed=None):
     """The GameRecord a log leads to. Raises LogError naming the line that is malformed or breaks a rule."""
     rng = random.Random(seed) if seed is not None else None
-    rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
-    if not rows:
-        raise LogError(1, "the log is empty: its first line must be the table")
-    try:
-        record = GameRecord(_parse(*rows[0]))
-    except Rejected as e:
-        raise _broken(rows[0][0], e) from None
-    for number, text_line in rows[1:]:
-        line = _parse(number, text_line)
+    lines = _read(text)
+    number, table_line = next(lines)
+    record = _started(number, table_line)
+    for number, line in lines:
         if "chance" not in line and "host" not in line:
             _draw_chance(record, number, rng)
-        try:
-            record.apply(line)
-        except Rejected as e:
-            raise _broken(number, e) from None
+        _apply(record, number, line)
     if rng is not None:
-        _draw_chance(record, rows[-1][0] + 1, rng)
+        _draw_chance(record, number + 1, rng)
     return record
 
 
@@ -72,10 +86,8 @@ def verify(text):
     """Check every draw of a finished game's log against its revealed seed: the seed matches the commitment
     of the log's first line, and each chance line is the outcome the seed gives at its index (or the outcome an
     undo took back, drawn again). Returns the number of draws checked; raises Unchecked or LogError."""
-    rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
-    if not rows:
-        raise LogError(1, "the log is empty: its first line must be the table")
-    table_line = _parse(*rows[0])
+    lines = _read(text)
+    number, table_line = next(lines)
     chance = table_line.get("chance") if isinstance(table_line.get("chance"), dict) else {}
     if "commitment" not in chance:
         raise Unchecked("line 1: not verifiable: these draws came from a source that commits to nothing")
@@ -85,24 +97,18 @@ def verify(text):
         seed = bytes.fromhex(chance["seed"])
     except (TypeError, ValueError):
         raise Unchecked("line 1: the seed is not hexadecimal") from None
-    if commitment(seed, table_line) != chance["commitment"]:
+    dice = Committed(seed, table_line)  # what the table drew from
+    if dice.commitment != chance["commitment"]:
         raise Unchecked("line 1: the seed does not match the commitment published at the start")
-    try:
-        record = GameRecord(table_line)
-    except Rejected as e:
-        raise _broken(rows[0][0], e) from None
+    record = _started(number, table_line)
     checked = 0
-    for number, text_line in rows[1:]:
-        line = _parse(number, text_line)
+    for number, line in lines:
         if "chance" in line and record.needs_chance:
             expected = record.next_chance()
             if expected is None:
-                expected = outcome(seed, record.draws, record.rules.chance_outcomes(record.state))
+                expected = dice.draw(record.rules, record.state, record.draws)
             if line != expected:
                 raise Unchecked(f"line {number}: this draw does not check: the seed gives {expected}")
             checked += 1
-        try:
-            record.apply(line)
-        except Rejected as e:
-            raise _broken(number, e) from None
+        _apply(record, number, line)
     return checked
