@@ -79,8 +79,17 @@ def village_masters(state, v):
     return sum(m is not None for m, _ in state.spaces[v])
 
 
+def links(state):
+    """Each village's neighbours across the bridges standing, in the bridges' order (one pass over them)."""
+    found = {}
+    for a, b in state.bridges:
+        found.setdefault(a, []).append(b)
+        found.setdefault(b, []).append(a)
+    return found
+
+
 def neighbours(state, v):
-    return [b if a == v else a for a, b in state.bridges if v in (a, b)]
+    return links(state).get(v, [])
 
 
 def scores(state):
@@ -163,12 +172,9 @@ def _recruits(state, seat):
 
 
 def _journeys(state, seat):
-    links = {}
-    for a, b in state.bridges:
-        links.setdefault(a, []).append(b)
-        links.setdefault(b, []).append(a)
+    linked = links(state)
     return [(v, w) for v, spaces in enumerate(state.spaces) if not state.stones[v] and any(s == seat for _, s in spaces)
-            for w in sorted(links.get(v, ()))]
+            for w in sorted(linked.get(v, ()))]
 
 
 def _has_action(state, seat):
