@@ -3,6 +3,7 @@ it is registered at run time (engine.games `register`), as the package registers
 finds it: the contract suite, the table, the journal and replay, the box's pads and OLED, the phone page and its
 parts, the rules pages, the catalogs and the pad labels."""
 import json
+import types
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,15 @@ def test_an_unregistered_game_is_refused_by_name():
 def test_a_descriptor_whose_rules_break_the_contract_is_refused():
     with pytest.raises(TypeError, match="does not follow the rules contract"):
         games.register(games.Game(rules=object(), oled="nowhere"))
+
+
+def test_the_refusal_names_what_the_rules_lack():
+    """Defect: on Python 3.11 (no `__protocol_attrs__`) the refusal said "missing:" and named nothing."""
+    almost = types.SimpleNamespace(**dict.fromkeys(("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors",
+                                                    "chance_outcomes", "legal_actions", "apply", "prompt")))
+    with pytest.raises(TypeError, match=r"\(missing: view, result\)$"):
+        games.register(games.Game(rules=almost, oled="nowhere"))
+    assert "nowhere" not in [g.oled for g in games.GAMES.values()]
 
 
 @pytest.mark.parametrize("seed", range(4))

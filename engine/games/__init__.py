@@ -9,7 +9,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol
 
 from ..rules.protocol import refuse
 
@@ -17,7 +17,6 @@ ENGINE = Path(__file__).parent.parent
 LOCALE = ENGINE / "locale"
 
 
-@runtime_checkable
 class Rules(Protocol):
     """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words."""
     NAME: str
@@ -33,6 +32,10 @@ class Rules(Protocol):
     def prompt(self, state, seat: int) -> Any: ...
     def view(self, state, viewer) -> dict: ...
     def result(self, state) -> Any: ...
+
+
+# The names the contract asks for (typing finds them only from Python 3.12 on: `__protocol_attrs__`).
+CONTRACT = (*Rules.__annotations__, *(n for n, v in vars(Rules).items() if callable(v) and not n.startswith("_")))
 
 
 @dataclass(frozen=True)
@@ -99,9 +102,8 @@ GAMES = {}  # log name -> Game, in the order the box's menu lists them
 
 def register(game):
     """Add `game` (a Game) to the registry, in its menu place; its rules must follow the contract."""
-    if not isinstance(game.rules, Rules):
-        missing = [n for n in Rules.__protocol_attrs__ if not hasattr(game.rules, n)] \
-            if hasattr(Rules, "__protocol_attrs__") else []
+    missing = [name for name in CONTRACT if not hasattr(game.rules, name)]
+    if missing:
         raise TypeError(f"{game.rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
     listed = sorted([*(g for g in GAMES.values() if g.name != game.name), game], key=lambda g: g.order)
     GAMES.clear()
