@@ -389,22 +389,15 @@ def serve(args):
     return 0
 
 
+COMMANDS = {"replay": replay_main, "check": check_main, "restore": restore_main, "verify": verify_main,
+            "labels": labels_main, "doctor": doctor_main, "wiring": wiring_main}
+
+
 def main(argv=None):
+    """`arbitro COMMAND …` runs that command; anything else runs the box."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["replay"]:
-        return replay_main(argv[1:])
-    if argv[:1] == ["check"]:
-        return check_main(argv[1:])
-    if argv[:1] == ["restore"]:
-        return restore_main(argv[1:])
-    if argv[:1] == ["verify"]:
-        return verify_main(argv[1:])
-    if argv[:1] == ["labels"]:
-        return labels_main(argv[1:])
-    if argv[:1] == ["doctor"]:
-        return doctor_main(argv[1:])
-    if argv[:1] == ["wiring"]:
-        return wiring_main(argv[1:])
+    if argv[:1] and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]](argv[1:])
     return box_main(argv)
 
 
