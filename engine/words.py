@@ -22,14 +22,16 @@ _PLURAL_RULE = re.compile(r"plural=(.*?);?\s*$")
 
 
 class Catalog:
-    """One compiled catalog: its messages by (context, id), a plural one as its forms, and its plural rule."""
+    """One compiled catalog: its messages by (context, id), a plural one as its forms, and its plural rule (as a
+    function, and as the C expression the phones evaluate)."""
 
     def __init__(self, path, domain):
         with path.open("rb") as mo:
-            self.translations = Translations(mo, domain=domain)
-        self.plural_expr = _PLURAL_RULE.search(self.translations.info()["plural-forms"])[1]
+            translations = Translations(mo, domain=domain)
+        self.plural = translations.plural  # a count -> the index of its plural form
+        self.plural_expr = _PLURAL_RULE.search(translations.info()["plural-forms"])[1]
         self.messages = {}
-        for key, text in self.translations._catalog.items():  # gettext keeps no public list of its messages
+        for key, text in translations._catalog.items():  # gettext keeps no public list of its messages
             msgid, form = key if isinstance(key, tuple) else (key, None)
             if msgid:  # not the header
                 context, _, msgid = msgid.rpartition("\x04")
@@ -56,12 +58,12 @@ def lookup(language, domain, context, key, /, **values):
     text = found.messages.get((context, key))
     if text is None:
         numbered = _NUMBERED.match(key)
-        if not numbered or (context, numbered[1] + "#") not in found.messages:
+        text = numbered and found.messages.get((context, numbered[1] + "#"))
+        if text is None:
             return None
-        key, values = numbered[1] + "#", {"n": int(numbered[2]), **values}
-        text = found.messages[context, key]
+        values = {"n": int(numbered[2]), **values}
     if isinstance(text, list):
-        text = found.translations.npgettext(context, key, key, values["n"])
+        text = text[found.plural(values["n"])]
     return text.format(**values)
 
 
