@@ -1,8 +1,11 @@
 """What the OLED shows, computed from the table's public view only (never a seat's view): a view in, screens
 out. Drawing them is display.py's job; what a game's screens say is its presentation module's."""
+import functools
 import re
 import textwrap
+import threading
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .games import presentation
@@ -58,6 +61,38 @@ def paged(title, lines):
     if len(pages) == 1:
         return [Screen(title, tuple(pages[0]))]
     return [Screen(f"{title} {n}/{len(pages)}", tuple(page)) for n, page in enumerate(pages, start=1)]
+
+
+def remembered(*fields, size=2048):
+    """A game's page builder `build(view, ...)` for one entry of its history, remembered by what it reads: its
+    other arguments (the language, the entry: plain data) and the view's `fields` (what it reads of the view:
+    what a game never changes, such as its options). The box refreshes its pages on every press from the whole
+    history; with this it builds only the new entries' pages, so a press late in a long game costs what an early
+    one does. The builder must read nothing else of the view (tests/test_oled_screens.py checks every game's
+    pages against pages built afresh). `build.builds` counts the pages built rather than remembered."""
+    def decorate(build):
+        found, lock = OrderedDict(), threading.Lock()
+
+        @functools.wraps(build)
+        def cached(view, *args):
+            key = repr((args, [view[f] for f in fields]))  # plain data: equal reprs are equal contents
+            with lock:
+                pages = found.get(key)
+                if pages is not None:
+                    found.move_to_end(key)
+                    return list(pages)
+            pages = build(view, *args)
+            with lock:
+                cached.builds += 1
+                found[key] = pages
+                if len(found) > size:
+                    found.popitem(last=False)
+            return list(pages)
+
+        cached.builds = 0
+        cached.forget = found.clear
+        return cached
+    return decorate
 
 
 def seat(lang, n):

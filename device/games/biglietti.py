@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from engine.rules.biglietti import CARDS, SEATS, VALUES
 
 from ..display import FONT
-from ..screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, seat, seats, wrap
+from ..screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, remembered, seat, seats, wrap
 from ..texts import text
 
 GAME = "biglietti"
@@ -143,6 +143,7 @@ def _outcome_lines(lang, record):
             f"{who} {say(lang, 'receives_one')}"]
 
 
+@remembered("seats", "controller")
 def _turn_pages(view, lang, record):
     found = _help_pages(view, lang, record)
     title = say(lang, "turn_of", turn=record["turn"], seat=seat(lang, record["checked"]))

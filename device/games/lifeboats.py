@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from engine.rules.lifeboats import LANES
 
 from ..display import COMPACT_BAR, WIDTH, glyphs
-from ..screens import COLUMNS, Picture, Screen, outcome_lines, paged, picking, seat, seats
+from ..screens import COLUMNS, Picture, Screen, outcome_lines, paged, picking, remembered, seat, seats
 from ..texts import text
 
 GAME = "lifeboats"
@@ -141,6 +141,7 @@ def _vote_pages(event, lang):
     return paged(say(lang, f"votes_{event['kind']}", boat=boat), lines)
 
 
+@remembered("options")
 def event_pages(view, event, lang):
     """The pages one event of the game shows."""
     kind = event["type"]
