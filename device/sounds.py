@@ -1,10 +1,10 @@
 """The buzzer: feedback for a player pressing under the table without looking up. A short tick when a press
 is taken, a low double buzz when it is refused, a rising chord (three notes, one after the other: a buzzer
 sounds one at a time) at each reveal. Sounds play on a thread of their own, so a press never waits for one;
-a backlog is dropped rather than let sounds lag behind the table."""
+a backlog is dropped rather than let sounds lag behind the table, and closing stops the sound playing and drops
+those waiting (the box powering off does not wait out a chord)."""
 import queue
 import threading
-import time
 
 from gpiozero import Buzzer, TonalBuzzer
 from gpiozero.tones import Tone
@@ -22,8 +22,9 @@ class Sounds:
     """An active buzzer (`kind = "active"`: it beeps by itself, so notes become beeps of their length) or a
     passive piezo (`"passive"`: the box plays each note's frequency)."""
 
-    def __init__(self, pin, kind, *, pin_factory=None, sleep=time.sleep):
-        self.sleep = sleep
+    def __init__(self, pin, kind, *, pin_factory=None, sleep=None):
+        self._stop = threading.Event()
+        self.sleep = sleep or self._stop.wait  # a note's length, cut short by close()
         if kind == "passive":
             self.device = TonalBuzzer(pin, octaves=3, pin_factory=pin_factory)
         else:
@@ -39,13 +40,15 @@ class Sounds:
             pass  # behind already: this one would come too late to mean anything
 
     def _run(self):
-        while (name := self._queue.get()) is not None:
+        while (name := self._queue.get()) is not None and not self._stop.is_set():
             self.sound(name)
 
     def sound(self, name):
         """Play a sound now, on this thread."""
         active = isinstance(self.device, Buzzer)
         for frequency, seconds in SOUNDS[name]:
+            if self._stop.is_set():
+                break
             if frequency is REST:
                 self._quiet(active)
             elif active:
@@ -59,9 +62,12 @@ class Sounds:
         self.device.off() if active else self.device.stop()
 
     def close(self):
-        try:
-            self._queue.put(None, timeout=1)
-        except queue.Full:
-            pass
+        self._stop.set()
+        while True:  # what waits is dropped; then the thread is told to end
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        self._queue.put(None)
         self._thread.join(timeout=2)
         self.device.close()

@@ -70,3 +70,18 @@ def test_sounds_never_make_a_press_wait_and_a_backlog_is_dropped(pin_factory):
     finally:
         gate.set()
         sounds.close()
+
+
+def test_closing_stops_the_sound_playing_and_drops_those_waiting(pin_factory):
+    """Defect: closing the box (its power-off included) waited out every queued sound, a chord after a chord;
+    each test's box took over half a second to close."""
+    import threading
+    sounds = Sounds(27, "active", pin_factory=pin_factory)
+    started, playing, sound = [], threading.Event(), sounds.sound
+    sounds.sound = lambda name: started.append(name) or playing.set() or sound(name)
+    for _ in range(4):  # a chord plays; three wait
+        sounds.play("reveal")
+    assert playing.wait(5)
+    sounds.close()
+    assert started == ["reveal"] and not sounds._thread.is_alive() and sounds._queue.empty()
+    assert pin_factory.pin(27).state == 0
