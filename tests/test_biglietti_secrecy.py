@@ -31,7 +31,7 @@ def shown_ticket(checked=2):
 
 @pytest.fixture
 def sides(make_box, tmp_path, monkeypatch):
-    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     made = []
     for name in "ab":
         box = make_box(data=tmp_path / name, pins=MockFactory(revision="a020a0"))

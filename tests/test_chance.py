@@ -190,7 +190,7 @@ def test_two_tables_with_different_seeds_look_the_same_to_everyone_until_a_draw(
     """The fork on the seed: every endpoint and stream event of two tables that differ only in their seeds
     serves the same bytes to every viewer (the commitment aside: a hash that tells nothing) until the first
     draw is revealed; then they may differ."""
-    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     sides, commitments = [], []
     for name, seed in (("a", 1), ("b", 2)):
         box = make_box(data=tmp_path / name, pins=MockFactory(revision="a020a0"), seeds=seeds_from(seed))

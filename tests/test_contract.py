@@ -191,7 +191,7 @@ def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(
         pytest.skip("an open-information game has no secret to keep")
     if game.secret_draw:
         pytest.skip("this game's secrets are chance draws: the next test forks on one")
-    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
     for attempt in range(5):  # a game may end before the fork is taken (Biglietti's controller can win at once)
@@ -268,7 +268,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     tables that drew two different outcomes serve every other viewer the same bytes until it is revealed."""
     if not game.secret_draw:
         pytest.skip("this game's secrets are picks, or it has none: the test above forks on one")
-    monkeypatch.setattr(api, "KEEP_ALIVE", 0.01)
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     monkeypatch.setattr(chance_module, "draw", forking_draw)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
