@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from device.config import load_pinmap  # noqa: E402
 from device.pads import SCAN_PERIOD, MatrixPads  # noqa: E402
+from device.pins import mock_pins, real_pins  # noqa: E402
 
 
 def polling(scanner, stop):
@@ -53,11 +54,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--real", action="store_true", help="the Pi's pins (else gpiozero's mock pins)")
     args = parser.parse_args()
-    factory = None
-    if not args.real:
-        from gpiozero.pins.mock import MockFactory
-        factory = MockFactory(revision="a02082")
-    pads = MatrixPads(load_pinmap(), lambda *a: None, lambda *a: None, pin_factory=factory)
+    pinmap = load_pinmap()
+    factory, simulated = (real_pins(pinmap), None) if args.real else mock_pins(pinmap)
+    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
     try:
         scanner = pads.scanner
         pads.start()

@@ -41,9 +41,10 @@ class Box:
     power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
-                 sleep=time.sleep, pin_factory=None, power_off=None, state=None):
+                 sleep=time.sleep, pin_factory=None, simulated=None, power_off=None, state=None):
         """`state` keeps the phones' tokens and the box's language across restarts (a StateFile under the data
-        directory; in memory when None)."""
+        directory; in memory when None). Every pin is `pin_factory`'s (gpiozero's default when None); in mock
+        mode `simulated` is the key matrix on those mock pins."""
         self.table = table
         self.pinmap = pinmap
         self.state = state or MemoryState()
@@ -64,7 +65,7 @@ class Box:
         self._holding = {}  # key -> the claim a press of its button may confirm, while the key is down
         self._failures = set()  # errors already logged, so a fault that lasts is logged once
         self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, self.key_released, clock=clock,
-                              schedule=schedule, pin_factory=pin_factory)
+                              schedule=schedule, pin_factory=pin_factory, simulated=simulated)
         self._game_id = self._seats = None  # the game the presenter (and the claims) have caught up with
         self._inputs = 0  # inputs of the box's own under way: each refreshes the OLED once, when it is done
         table.subscribe(self._table_changed)

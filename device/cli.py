@@ -161,8 +161,9 @@ def doctor_main(argv):
     except ConfigError as e:
         print(said("problem", line=e), file=sys.stderr)
         return 1
-    choose_pins(pinmap, args.mock)
-    return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock,
+    from .pins import mock_pins
+    pins = mock_pins(pinmap)[0] if args.mock else None  # on a Pi, the doctor finds the back-end and says how
+    return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock, pin_factory=pins,
                     say=lambda line: print(line, flush=True)) else 0
 
 
@@ -213,21 +214,6 @@ def add_pinmap_option(parser):
 
 
 SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
-MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
-
-
-def choose_pins(pinmap, mock):
-    """gpiozero's back-end, before its first device: mock pins (PWM-capable, for a passive buzzer) of the pin
-    map's board in mock mode; else GPIOZERO_PIN_FACTORY when set, else the pin map's pin_factory, else
-    gpiozero's own order."""
-    if mock:
-        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
-        os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
-        os.environ.setdefault("GPIOZERO_MOCK_REVISION", MOCK_REVISIONS[pinmap.board])
-    elif pinmap.pin_factory:
-        os.environ.setdefault("GPIOZERO_PIN_FACTORY", pinmap.pin_factory)
-
-
 def bounded(kind, low, high):
     """An argparse type: a number of `kind` from `low` to `high`."""
     def parse(raw):
@@ -338,12 +324,16 @@ def serve(args):
     from .config import ConfigError, load_pinmap
     from .display import device_opener
     from .network import box_url
+    from .pins import mock_pins, real_pins
 
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
         raise StartError(e) from None
-    choose_pins(pinmap, args.mock)
+    try:
+        pin_factory, simulated = mock_pins(pinmap) if args.mock else (real_pins(pinmap), None)
+    except (GPIOZeroError, ImportError, OSError) as e:
+        raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
     try:
         table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls) if args.rolls else None,
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
@@ -354,7 +344,8 @@ def serve(args):
     try:
         # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
         # its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, device_opener(pinmap, args.mock), url=url, state=StateFile(args.data / "box.json"),
+        box = Box(table, pinmap, device_opener(pinmap, args.mock, pin_factory), url=url,
+                  state=StateFile(args.data / "box.json"), pin_factory=pin_factory, simulated=simulated,
                   power_off=None if args.mock else power_off)
     except StorageError as e:
         table.close()

@@ -68,6 +68,11 @@ class PinMap:
     language: str = "it"
     debounce_ms: int = 20
 
+    @property
+    def rows(self):
+        """Matrix: the rows' pins, a pad each, the host panel's last."""
+        return [*self.seats, self.host]
+
 
 def _key_lines(text):
     """(section, key) -> line number, for error messages (tomllib keeps no positions)."""

@@ -16,6 +16,7 @@ from engine.version import about
 from .config import BOARD_NAMES
 from .display import Panel, device_opener, render
 from .pads import make_pads, wires
+from .pins import real_pins, simulated_matrix
 from .screens import Screen
 from .sounds import Sounds
 from .texts import said
@@ -79,20 +80,18 @@ class Doctor:
 
     def backend(self):
         """Which of gpiozero's back-ends are installed and which one is in use; False if none works here."""
-        from gpiozero import Device
         installed = [name for name, module in BACKENDS.items() if _installed(module)]
         self.say(said("doctor_backends", names=", ".join(installed) or said("none")))
         if self.pin_factory is None:
             with warnings.catch_warnings(record=True) as fallbacks:
                 warnings.simplefilter("always")
                 try:
-                    Device.ensure_pin_factory()
+                    self.pin_factory = real_pins(self.pinmap)
                 except Exception as e:  # gpiozero's BadPinFactory, or the chosen back-end failing to load
                     self.problem(said("doctor_no_backend", error=e))
                     return False
             for fallback in fallbacks:
                 self.say(f"  ({fallback.message})")
-            self.pin_factory = Device.pin_factory
         name = type(self.pin_factory).__name__
         self.say(said("doctor_mock_backend") if name == "MockFactory"
                  else said("doctor_backend", name=FACTORIES.get(name, name)))
@@ -161,9 +160,13 @@ class Doctor:
             self.say(said("doctor_buzzer", pin=self.pinmap.buzzer))
 
     def open_pads(self):
-        self.pads = self._claim(said("doctor_pads_pins"), lambda: make_pads(
-            self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
-            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory))
+        def opened():
+            simulated = simulated_matrix(self.pin_factory, self.pinmap) if self.mock else None  # its pins first
+            return make_pads(self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
+                             lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory,
+                             simulated=simulated)
+
+        self.pads = self._claim(said("doctor_pads_pins"), opened)
         return self.pads is not None
 
     def _claim(self, what, open_devices):

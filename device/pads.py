@@ -14,14 +14,12 @@ import math
 import threading
 import time
 
-from gpiozero import Device, DigitalInputDevice
-from gpiozero.pins.mock import MockFactory
+from gpiozero import DigitalInputDevice
 
 from engine.timers import later
 
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS
 from .matrix import MatrixScanner
-from .simulated_matrix import SimulatedMatrix
 
 SCAN_PERIOD = 0.005  # a matrix scan every 5 ms: a 20 ms debounce is 4 scans
 log = logging.getLogger(__name__)
@@ -96,8 +94,7 @@ def wires(pinmap):
     """Every key of the pin map, seats' first, with the GPIO it is wired to: direct, its pin; in a matrix, its
     row's and its column's."""
     if pinmap.wiring == "matrix":
-        rows = [*pinmap.seats, pinmap.host]
-        return {key: (rows[r], pinmap.columns[c]) for r, row in enumerate(key_rows(len(pinmap.seats)))
+        return {key: (pinmap.rows[r], pinmap.columns[c]) for r, row in enumerate(key_rows(len(pinmap.seats)))
                 for c, key in enumerate(row)}
     found = {("seat", seat, button): (pin,) for seat, pins in enumerate(pinmap.seats)
              for button, pin in enumerate(pins, start=1)}
@@ -177,21 +174,18 @@ class DirectPads(_Pads):
 
 class MatrixPads(_Pads):
     """A row per pad (the host panel's last), a column per button, read by a MatrixScanner: on a thread of its
-    own once started, or by whoever calls its scan(). On mock pins the matrix is simulated, with diodes."""
+    own once started, or by whoever calls its scan(). In mock mode a simulated matrix is handed in with the mock
+    pins, and the virtual box's taps close its keys."""
 
-    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, pin_factory=None, period=SCAN_PERIOD):
+    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, pin_factory=None, simulated=None,
+                 period=SCAN_PERIOD):
         super().__init__(on_seat, on_host, on_release)
-        if pin_factory is None:  # gpiozero's default, as GPIOZERO_PIN_FACTORY chooses
-            Device.ensure_pin_factory()
-        factory = pin_factory or Device.pin_factory
-        rows = list(pinmap.seats) + [pinmap.host]
         self.keys = [row + [None] * (BUTTONS_PER_PAD - len(row)) for row in key_rows(len(pinmap.seats))]
         self.places = {key: (r, c) for r, row in enumerate(self.keys) for c, key in enumerate(row) if key}
-        self.simulated = (SimulatedMatrix(factory, rows, pinmap.columns) if isinstance(factory, MockFactory)
-                          else None)
+        self.simulated = simulated  # mock mode: the matrix on the mock pins, which the virtual box's taps close
         stable = max(2, math.ceil(pinmap.debounce_ms / 1000 / period))
-        self.scanner = MatrixScanner(rows, pinmap.columns, self._changed, stable_scans=stable, period=period,
-                                     pin_factory=factory)
+        self.scanner = MatrixScanner(pinmap.rows, pinmap.columns, self._changed, stable_scans=stable, period=period,
+                                     pin_factory=pin_factory)
 
     def start(self):
         self.scanner.start()
@@ -222,9 +216,10 @@ class MatrixPads(_Pads):
 
 
 def make_pads(pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
-              pin_factory=None):
-    """The pads of the pin map's wiring; call start() to have them read on their own."""
+              pin_factory=None, simulated=None):
+    """The pads of the pin map's wiring, on `pin_factory`'s pins (a matrix `simulated` on them in mock mode); call
+    start() to have them read on their own."""
     if pinmap.wiring == "matrix":
-        return MatrixPads(pinmap, on_seat, on_host, on_release, pin_factory=pin_factory)
+        return MatrixPads(pinmap, on_seat, on_host, on_release, pin_factory=pin_factory, simulated=simulated)
     return DirectPads(pinmap, on_seat, on_host, on_release, clock=clock, schedule=schedule,
                       pin_factory=pin_factory)

@@ -57,6 +57,17 @@ class ManualClock:
             job[1]()
 
 
+def simulated_pads(factory, on_seat, on_host, **options):
+    """MatrixPads of the default pin map on `factory`'s mock pins with the matrix simulated on them, as the
+    composition root makes them in mock mode."""
+    from device.config import load_pinmap
+    from device.pads import MatrixPads
+    from device.pins import simulated_matrix
+    pinmap = load_pinmap()
+    return MatrixPads(pinmap, on_seat, on_host, pin_factory=factory, simulated=simulated_matrix(factory, pinmap),
+                      **options)
+
+
 @pytest.fixture
 def clock():
     return ManualClock()
@@ -89,6 +100,7 @@ def make_box(tmp_path, clock, pin_factory):
 
     from device.box import Box
     from device.config import load_pinmap
+    from device.pins import simulated_matrix
 
     made = []
 
@@ -98,9 +110,10 @@ def make_box(tmp_path, clock, pin_factory):
         dice = {"seeds": seeds} if seeds else {"random": random.Random(seed)}
         table = Table(Journal(data / "journal.sqlite3"), reveal_delay=reveal_delay, schedule=clock.schedule,
                       **dice)
-        box = Box(table, load_pinmap(*[pinmap] if pinmap else []), device or dummy(width=128, height=64, mode="1"),
-                  url=url, clock=clock, schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
-                  power_off=power_off, state=StateFile(data / "box.json"))
+        loaded = load_pinmap(*[pinmap] if pinmap else [])
+        box = Box(table, loaded, device or dummy(width=128, height=64, mode="1"), url=url, clock=clock,
+                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
+                  simulated=simulated_matrix(pins, loaded), power_off=power_off, state=StateFile(data / "box.json"))
         made.append(box)
         return box
 

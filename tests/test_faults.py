@@ -13,14 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from device.config import load_pinmap
-from device.pads import MatrixPads
 from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
 from engine.journal import Journal, JournalError
 from engine.rules import ponte
 from engine.table import Table
-from tests.conftest import press
+from tests.conftest import press, simulated_pads
 from web_companion import create_app
 
 ROOT = Path(__file__).parent.parent
@@ -54,7 +52,7 @@ def rows(path):
 def test_matrix_pads_start_no_thread_until_started(pin_factory):
     """Defect: MatrixPads started a real 5 ms scan thread at once, racing a test's own scans (1 run in 4)."""
     before = threading.active_count()
-    pads = MatrixPads(load_pinmap(), print, print, pin_factory=pin_factory)
+    pads = simulated_pads(pin_factory, print, print)
     try:
         assert threading.active_count() == before and pads.scanner._thread is None
         pads.start()
@@ -74,7 +72,7 @@ def test_an_error_in_a_press_handler_does_not_end_the_scan_thread(pin_factory, c
         taken.append((seat, button))
         return "taken"
 
-    pads = MatrixPads(load_pinmap(), on_seat, print, pin_factory=pin_factory)
+    pads = simulated_pads(pin_factory, on_seat, print)
     pads.start()
     try:
         for _ in range(3):

@@ -3,11 +3,14 @@ import threading
 import time
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from device.config import load_pinmap
 from device.matrix import MatrixScanner
 from device.pads import MatrixPads
+from device.pins import MOCK_REVISIONS, mock_pins
 from device.simulated_matrix import SimulatedMatrix
+from tests.conftest import DIRECT_PINMAP, simulated_pads
 
 ROWS = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18]
 COLUMNS = [19, 20, 21, 22, 23, 24, 25, 26]
@@ -235,8 +238,8 @@ def test_the_scanning_thread_waits_again_once_every_key_is_up(matrix):
 
 def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
     pressed = []
-    pads = MatrixPads(load_pinmap(), lambda seat, button: pressed.append((seat, button)) or "seat",
-                      lambda name: pressed.append(name) or "host", pin_factory=pin_factory)
+    pads = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)) or "seat",
+                      lambda name: pressed.append(name) or "host")
     try:
         assert pads.scanner.stable_scans == 4  # 20 ms of debounce at a scan every 5 ms
         pads.tap(("seat", 11, 8), True)
@@ -250,7 +253,7 @@ def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
         assert pressed == [(11, 8), "undo"] and not pads.is_pressed(("seat", 11, 8))
     finally:
         pads.close()
-    MatrixPads(load_pinmap(), print, print, pin_factory=pin_factory).close()  # closing freed every pin
+    simulated_pads(pin_factory, print, print).close()  # closing freed every pin
 
 
 def test_a_simulated_matrix_needs_mock_pins():
@@ -258,22 +261,27 @@ def test_a_simulated_matrix_needs_mock_pins():
         SimulatedMatrix(object(), ROWS, COLUMNS)
 
 
-def test_on_gpiozero_s_default_mock_pins_the_matrix_is_simulated(pin_factory):
-    """Defect: with no factory handed in (as `arbitro --mock` runs), the pads found none and could not press."""
-    pads = MatrixPads(load_pinmap(), lambda seat, button: "pressed", print)
+def test_mock_mode_makes_the_board_s_mock_pins_and_the_matrix_on_them_and_hands_both_in(monkeypatch):
+    """Defect (before): with no factory handed in (as `arbitro --mock` ran), the pads found none and could not
+    press. Now the composition root makes both, whatever gpiozero's variables say, and the pads are handed them."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # a builder's shell: mock mode does not read it
+    pinmap = load_pinmap()
+    factory, simulated = mock_pins(pinmap)
+    assert isinstance(factory, MockFactory) and factory.board_info.revision == MOCK_REVISIONS[pinmap.board]
+    pads = MatrixPads(pinmap, lambda seat, button: "pressed", print, pin_factory=factory, simulated=simulated)
     try:
         pads.tap(("seat", 0, 1), True)
         assert pads.last == {("seat", 0, 1): "pressed"}
     finally:
         pads.close()
+    assert mock_pins(load_pinmap(DIRECT_PINMAP))[1] is None  # direct wiring: its buttons are mock pins themselves
 
 
 def test_a_tap_on_started_pads_is_scanned_by_the_scanner_alone_and_seen_on_return(pin_factory):
     """Defect (bench/phones.py): each virtual press ran 8 scans of its own beside the started scanner's, which
     cost more than the rest of the press. Now the scanner's thread sees the tap, as it would a finger's."""
     pressed = []
-    pads = MatrixPads(load_pinmap(), lambda seat, button: pressed.append((seat, button)) or "seat", print,
-                      pin_factory=pin_factory)
+    pads = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)) or "seat", print)
     scanned_on, scan = [], pads.scanner.scan
     pads.scanner.scan = lambda: scanned_on.append(threading.current_thread().name) or scan()
     pads.start()

@@ -1,0 +1,38 @@
+"""The pins the box runs on, chosen by the composition root (device/cli.py) and handed to every part that makes
+a gpiozero device: mock pins in mock mode, with the key matrix simulated on them, else the back-end the builder
+names. Nothing downstream looks at environment variables or at which back-end it was given."""
+import os
+from importlib.metadata import entry_points
+
+from gpiozero import Device
+from gpiozero.exc import BadPinFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from .simulated_matrix import SimulatedMatrix
+
+MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
+
+
+def mock_pins(pinmap):
+    """gpiozero's mock pins for the pin map's board (PWM-capable, for a passive buzzer), and its key matrix
+    simulated on them (None for direct wiring, whose buttons are mock pins themselves)."""
+    factory = MockFactory(revision=MOCK_REVISIONS[pinmap.board], pin_class=MockPWMPin)
+    return factory, simulated_matrix(factory, pinmap)
+
+
+def simulated_matrix(factory, pinmap):
+    """The pin map's key matrix made of `factory`'s mock pins (before any part asks for those pins), or None."""
+    return SimulatedMatrix(factory, pinmap.rows, pinmap.columns) if pinmap.wiring == "matrix" else None
+
+
+def real_pins(pinmap):
+    """The back-end GPIOZERO_PIN_FACTORY names (gpiozero's own variable, for a builder trying another), else the
+    pin map's `pin_factory`, else gpiozero's own first choice that works here."""
+    name = os.environ.get("GPIOZERO_PIN_FACTORY") or pinmap.pin_factory
+    if not name:
+        Device.ensure_pin_factory()
+        return Device.pin_factory
+    found = entry_points(group="gpiozero_pin_factories", name=name)
+    if not found:
+        raise BadPinFactory(f"unknown pin factory {name!r}")
+    return next(iter(found)).load()()
