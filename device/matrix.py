@@ -12,30 +12,56 @@ every `period` seconds, and a test (or the virtual box) may call `scan()` itself
 
 An idle matrix is not scanned: like a keyboard controller, the loop drives every row low and sleeps until a
 column's falling edge (gpiozero's edge callback) says a key closed, then scans until every key is up and
-settled again. An idle box reads no pin and takes no CPU; a press is seen as soon as it closes."""
+settled again. An idle box reads no pin and takes no CPU; a press is seen as soon as it closes.
+
+The matrix is a gpiozero composite device: it owns its rows (MatrixRow: driven low, or let go) and its columns
+(MatrixColumn: read, or watched for an edge), each a device that alone changes its own pin."""
 import itertools
 import logging
 import threading
 import time
 
-from gpiozero import InputDevice
+from gpiozero import CompositeDevice, GPIODevice, InputDevice
 
 log = logging.getLogger(__name__)
 
 
-class MatrixScanner:
+class MatrixRow(GPIODevice):
+    """A row of the matrix: high-impedance (an input with no pull) until it is driven low to read its keys."""
+
+    def __init__(self, pin, *, pin_factory=None):
+        super().__init__(pin, pin_factory=pin_factory)
+        self.pin.function, self.pin.pull = "input", "floating"
+
+    def drive(self):
+        self.pin.function = "output"
+        self.pin.state = 0
+
+    def release(self):
+        self.pin.function = "input"
+
+
+class MatrixColumn(InputDevice):
+    """A column of the matrix, pulled up: it reads low while a closed key joins it to a driven row."""
+
+    def __init__(self, pin, *, pin_factory=None):
+        super().__init__(pin, pull_up=True, pin_factory=pin_factory)
+        self.pin.edges = "falling"  # a key closing, while every row is driven
+
+    @property
+    def is_low(self):
+        return not self.pin.state
+
+    def watch(self, callback):
+        """callback(ticks, state) on the column's falling edge; None: no longer."""
+        self.pin.when_changed = callback
+
+
+class MatrixScanner(CompositeDevice):
     def __init__(self, rows, columns, on_change, *, stable_scans=4, period=0.005, pin_factory=None):
         self.on_change = on_change  # (row, column, pressed), rows and columns counted from 0
         self.stable_scans = stable_scans
         self.period = period
-        self._rows = [InputDevice(p, pull_up=None, active_state=False, pin_factory=pin_factory) for p in rows]
-        try:
-            self._columns = [InputDevice(p, pull_up=True, pin_factory=pin_factory) for p in columns]
-        except Exception:
-            self._close(self._rows)
-            raise
-        for column in self._columns:
-            column.pin.edges = "falling"  # a key closing, while every row is driven
         self.pressed = set()  # (row, column) of each key held, as debounced
         self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
         self._lock = threading.Lock()
@@ -45,13 +71,25 @@ class MatrixScanner:
         self._armed = False
         self._thread = None
         self.scans = 0
+        made = []
+        try:
+            for p in rows:
+                made.append(MatrixRow(p, pin_factory=pin_factory))
+            for p in columns:
+                made.append(MatrixColumn(p, pin_factory=pin_factory))
+        except Exception:
+            for device in made:
+                device.close()
+            raise
+        self._rows, self._columns = made[:len(rows)], made[len(rows):]
+        super().__init__(*made, pin_factory=pin_factory)
 
     def read(self):
         """One pass over the matrix, undebounced: the keys that read closed. One look with every row driven at
         once finds the columns of every closed key (a column low for one row reads low for all of them); then
         each row is driven alone and only those columns are read: with nothing closed, the 8 columns once, not
         13 times; with one key held, 8 + 13 reads, not 104."""
-        columns = [c.pin for c in self._columns]
+        columns = self._columns
         if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
             self._release(self._rows)
         try:
@@ -72,20 +110,19 @@ class MatrixScanner:
     def _low_columns(self, rows, columns):
         """The columns that read low while `rows` are driven low; then the rows are high-impedance again."""
         self._drive(rows)
-        low = [c for c, column in enumerate(columns) if not column.state]
+        low = [c for c, column in enumerate(columns) if column.is_low]
         self._release(rows)
         return low
 
     @staticmethod
     def _drive(rows):
         for row in rows:
-            row.pin.function = "output"
-            row.pin.state = 0
+            row.drive()
 
     @staticmethod
     def _release(rows):
         for row in rows:
-            row.pin.function = "input"
+            row.release()
 
     def arm(self):
         """Wait for a key: every row driven low, a callback on each column's falling edge. True if a column
@@ -93,10 +130,10 @@ class MatrixScanner:
         with self._lock:
             self._woken.clear()
             for column in self._columns:
-                column.pin.when_changed = self._edge
+                column.watch(self._edge)
             self._drive(self._rows)
             self._armed = True
-            return any(not column.pin.state for column in self._columns)
+            return any(column.is_low for column in self._columns)
 
     @property
     def is_armed(self):
@@ -110,7 +147,7 @@ class MatrixScanner:
         """Back to scanning: no edge callbacks, every row high-impedance."""
         with self._lock:
             for column in self._columns:
-                column.pin.when_changed = None
+                column.watch(None)
             self._release(self._rows)
             self._armed = False
 
@@ -123,7 +160,7 @@ class MatrixScanner:
 
     def idle_columns(self):
         """The columns that read low with no row driven: shorted to ground (for `arbitro doctor`)."""
-        return [c for c, column in enumerate(self._columns) if not column.pin.state]
+        return [c for c, column in enumerate(self._columns) if column.is_low]
 
     def scan(self):
         """Read the matrix once and report the keys that changed, each once its new state has been read
@@ -204,9 +241,4 @@ class MatrixScanner:
     def close(self):
         self.stop()
         with self._lock:
-            self._close(self._rows + self._columns)
-
-    @staticmethod
-    def _close(devices):
-        for device in devices:
-            device.close()
+            super().close()  # every row and column

@@ -3,10 +3,11 @@ import threading
 import time
 
 import pytest
+from gpiozero import CompositeDevice
 from gpiozero.pins.mock import MockFactory
 
 from device.config import load_pinmap
-from device.matrix import MatrixScanner
+from device.matrix import MatrixColumn, MatrixRow, MatrixScanner
 from device.pads import MatrixPads
 from device.pins import MOCK_REVISIONS, mock_pins
 from device.simulated_matrix import SimulatedMatrix
@@ -293,3 +294,13 @@ def test_a_tap_on_started_pads_is_scanned_by_the_scanner_alone_and_seen_on_retur
         assert set(scanned_on) == {"matrix"} and len(scanned_on) >= 2 * pads.scanner.stable_scans
     finally:
         pads.close()
+
+
+def test_the_matrix_is_a_composite_device_owning_its_rows_and_columns(matrix):
+    """Its rows and columns are devices of its own, each the only one to change its pin; closing it closes them."""
+    _, scanner, _ = matrix()
+    assert isinstance(scanner, CompositeDevice) and len(scanner) == len(ROWS) + len(COLUMNS)
+    assert [type(d) for d in scanner] == [MatrixRow] * len(ROWS) + [MatrixColumn] * len(COLUMNS)
+    assert [d.pin.info.name for d in scanner] == [f"GPIO{p}" for p in ROWS + COLUMNS]
+    scanner.close()
+    assert scanner.closed and all(d.closed for d in scanner.all)
