@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from engine.claims import Claims
 from engine.journal import StorageError
-from engine.games import GAMES
 from engine.rules import Rejected
 from engine.rules.protocol import refuse
 from engine.state_file import MemoryState, StateFileError
@@ -15,8 +14,8 @@ from engine.timers import later
 
 from . import screens
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS
-from .cursor import KEY_WORDS, SPARE, Cursor
-from .display import Display, png
+from .cursor import Cursor
+from .display import Display
 from .menu import HostMenu
 from .pads import make_pads
 from .presenter import Presenter
@@ -41,7 +40,7 @@ class Box:
     power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
-                 sleep=time.sleep, pin_factory=None, simulated=None, power_off=None, state=None):
+                 pin_factory=None, simulated=None, power_off=None, state=None):
         """`state` keeps the phones' tokens and the box's language across restarts (a StateFile under the data
         directory; in memory when None). Every pin is `pin_factory`'s (gpiozero's default when None); in mock
         mode `simulated` is the key matrix on those mock pins."""
@@ -53,7 +52,7 @@ class Box:
         self.url = url
         self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off, self._menu_language)
         self.presenter = Presenter(self.lang)
-        self.sleep, self.schedule = sleep, schedule
+        self.schedule = schedule
         self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
         self._pressing = self._revealed = False
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
@@ -124,7 +123,7 @@ class Box:
             self._holding[key] = None
             outcome = self._guarded(key, lambda: self._confirm(claim))
             if outcome:
-                self.pads.last[key] = outcome  # what the virtual box's hold did
+                self.pads.told(key, outcome)  # what the hold did (the virtual box answers with it)
 
     def _confirm(self, claim):
         target = self.claims.confirm(claim)
@@ -362,42 +361,6 @@ class Box:
     def sound(self, name):
         if self.sounds:
             self.sounds.play(name)
-
-    def oled_png(self):
-        with self.table.lock:
-            return png(self.display.image)
-
-    # -- the virtual box (mock mode) ------------------------------------------------------------------
-    def pad_labels(self, seat):
-        """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys), in
-        the box's language."""
-        with self.table.lock:
-            prompt = self.table.prompt(seat) if seat < self.table.seats else None
-            game = self.table.game
-            if prompt is not None and prompt.pad is None:
-                keys = dict(zip(SPARE, prompt.keys))
-                return [text(self.lang, KEY_WORDS[b]) if b in KEY_WORDS else
-                        text(self.lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
-            if prompt is not None:
-                labels = [choice.label if choice else "" for choice in prompt.pad]
-            else:
-                labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
-            return [text(self.lang, label, game) if label else "" for label in labels]
-
-    def press(self, seat=None, button=None, host=None, hold=None):
-        """Press and release a button of the virtual box (mock mode) as a finger would: held for `hold` seconds,
-        or as long as the pads take to see it (its debounce). Returns what the press did (None when it did
-        nothing): what its release did, for a press held back as a possible claim gesture."""
-        key = ("host", host) if host is not None else ("seat", seat, button)
-        settle = self.pads.settle_time
-        self.pads.last.pop(key, None)
-        self.pads.tap(key, True)
-        self.sleep(settle if hold is None else hold)
-        if self.pads.last.get(key) == {"status": "holding"}:
-            self.pads.last.pop(key)
-        self.pads.tap(key, False)
-        self.sleep(settle)
-        return self.pads.last.pop(key, None)
 
     def close(self):
         self.pads.close()

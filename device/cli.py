@@ -325,6 +325,7 @@ def serve(args):
     from .display import device_opener
     from .network import box_url
     from .pins import mock_pins, real_pins
+    from .virtual_box import VirtualBox
 
     try:
         pinmap = load_pinmap(args.pinmap)
@@ -364,7 +365,8 @@ def serve(args):
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
             # for everything else. Idle connections cost no thread; poll() has no 1,024-descriptor limit.
             threading.stack_size(512 * 1024)
-            server = waitress.create_server(create_app(box, mock=args.mock), host=host, port=args.port,
+            server = waitress.create_server(create_app(box, virtual=VirtualBox(box) if args.mock else None),
+                                            host=host, port=args.port,
                                             threads=WAITERS + SPARE_THREADS, connection_limit=2000,
                                             channel_timeout=60, asyncore_use_poll=True, ident="arbitro")
         except OSError as e:

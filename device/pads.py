@@ -104,13 +104,13 @@ def wires(pinmap):
 class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
     on_host(name); releases reach on_release(key). Each key is named ("seat", seat, button) or ("host", name).
-    `last` keeps what each key's latest press or release returned, so the virtual box can answer a click with
-    what it did. No error in a handler ends the thread that reads the pins: it is logged (once for each
+    What a press or release did (its handler's answer) is told to `when_outcome(key, outcome)` when one is set
+    (the virtual box answers a click with it). No error in a handler ends the thread that reads the pins: it is logged (once for each
     kind of error) and the next press is read as usual."""
 
     def __init__(self, on_seat, on_host, on_release=None):
         self._on_seat, self._on_host, self._on_release = on_seat, on_host, on_release
-        self.last = {}
+        self.when_outcome = None
         self._logged = set()
 
     def _pressed(self, key):
@@ -129,8 +129,12 @@ class _Pads:
                 self._logged.add((type(e), str(e)))
                 log.exception("a handler failed on %s; the pads read on", key)
             return
-        if outcome is not None:
-            self.last[key] = outcome
+        self.told(key, outcome)
+
+    def told(self, key, outcome):
+        """`key`'s press, release or hold did `outcome` (None: nothing)."""
+        if outcome is not None and self.when_outcome is not None:
+            self.when_outcome(key, outcome)
 
     def start(self):
         """Start reading on a thread of the pads' own, where they need one (a direct-wired pad needs none)."""

@@ -1,3 +1,4 @@
+import weakref
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,14 @@ class ManualClock:
             job[1]()
 
 
+VIRTUAL = weakref.WeakKeyDictionary()  # box -> the virtual box make_box built beside it, on the test's clock
+
+
+def virtual(box):
+    """The virtual box of a box make_box made: presses held and settled on the test's manual clock."""
+    return VIRTUAL[box]
+
+
 def simulated_pads(factory, on_seat, on_host, **options):
     """MatrixPads of the default pin map on `factory`'s mock pins with the matrix simulated on them, as the
     composition root makes them in mock mode."""
@@ -101,6 +110,7 @@ def make_box(tmp_path, clock, pin_factory):
     from device.box import Box
     from device.config import load_pinmap
     from device.pins import simulated_matrix
+    from device.virtual_box import VirtualBox
 
     made = []
 
@@ -112,8 +122,9 @@ def make_box(tmp_path, clock, pin_factory):
                       **dice)
         loaded = load_pinmap(*[pinmap] if pinmap else [])
         box = Box(table, loaded, device or dummy(width=128, height=64, mode="1"), url=url, clock=clock,
-                  schedule=clock.schedule, sleep=clock.advance, pin_factory=pins,
-                  simulated=simulated_matrix(pins, loaded), power_off=power_off, state=StateFile(data / "box.json"))
+                  schedule=clock.schedule, pin_factory=pins, simulated=simulated_matrix(pins, loaded),
+                  power_off=power_off, state=StateFile(data / "box.json"))
+        VIRTUAL[box] = VirtualBox(box, sleep=clock.advance)  # as the composition root does in mock mode
         made.append(box)
         return box
 

@@ -7,15 +7,15 @@ from device import screens
 from device.display import render
 from device.games import ponte as ponte_screens
 from engine.rules import ponte
-from tests.conftest import DIRECT_PINMAP
+from tests.conftest import DIRECT_PINMAP, virtual
 
 
 def host(box, name):
-    return box.press(host=name)
+    return virtual(box).press(host=name)
 
 
 def pick(box, seat, card):
-    return box.press(seat=seat, button=ponte.CARDS.index(card) + 1)
+    return virtual(box).press(seat=seat, button=ponte.CARDS.index(card) + 1)
 
 
 def shows(box, screen):
@@ -323,14 +323,14 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
     clock.advance(10)
     assert box.menu.mode == "ingame"
     host(box, "menu")
-    box.press(host="menu", hold=4.0)  # held, but not long enough
+    virtual(box).press(host="menu", hold=4.0)  # held, but not long enough
     assert box.menu.mode == "ingame"
-    box.press(host="menu", hold=5.5)
+    virtual(box).press(host="menu", hold=5.5)
     assert box.menu.mode == "poweroff"
     assert box.display.screen.lines == ("Spegnere il box?", "OK: sì  Menu: no")
     host(box, "menu")  # no
     assert box.menu.mode is None and powered_off == []
-    box.press(host="menu", hold=5.5)
+    virtual(box).press(host="menu", hold=5.5)
     host(box, "ok")
     assert powered_off == [True] and box.menu.mode == "off"
     assert "Si spegne" in box.display.screen.lines[0]
@@ -340,7 +340,7 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
 
 def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, clock):
     box = make_box(power_off=lambda: False)
-    box.press(host="menu", hold=5.5)
+    virtual(box).press(host="menu", hold=5.5)
     assert host(box, "ok")["message"] == "Non si spegne: vedi il log"
     assert box.display.screen.lines == ("Non si spegne: vedi", "il log", "OK: torna")  # on the OLED until a key
     host(box, "ok")
@@ -370,12 +370,12 @@ def test_the_virtual_pads_name_every_key_in_the_box_language(make_box):
     """The cursor's keys (button 7 says "indietro", not "back") and the keys a prompt gives a choice each."""
     box = make_box()
     box.table.new_game("leader1", 2)
-    assert box.pad_labels(0) == ["cursore <", "cursore >", "", "", "", "", "indietro", "OK"]
+    assert virtual(box).pad_labels(0) == ["cursore <", "cursore >", "", "", "", "", "indietro", "OK"]
     while box.table.view()["phase"] != "scatti":
         seat = box.table.view()["to_act"][0]
-        box.press(seat=seat, button=8)
+        virtual(box).press(seat=seat, button=8)
     seat = box.table.view()["to_act"][0]
-    assert box.pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", "nessuno scatto"]
+    assert virtual(box).pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", "nessuno scatto"]
 
 
 def counting_refreshes(box):
@@ -403,3 +403,14 @@ def test_a_phone_s_action_refreshes_the_oled_once_through_the_table(make_box):
     refreshes = counting_refreshes(box)
     box.table.act({"seat": 2, "pick": box.table.legal_actions(2)[0]["pick"]})
     assert len(refreshes) == 1
+
+
+def test_the_box_carries_no_mock_only_api_the_virtual_box_is_an_adapter_beside_it(make_box):
+    """The virtual box (device/virtual_box.py) is built beside the box by the composition root, on mock pins
+    only: the box has no press, pad labels or OLED image of its own, and its pads keep no outcomes for it."""
+    from device.box import Box
+    box = make_box()
+    assert not any(hasattr(Box, name) for name in ("press", "pad_labels", "oled_png", "sleep"))
+    assert not hasattr(box.pads, "last") and virtual(box).box is box
+    box.table.new_game("ponte", 3)
+    assert virtual(box).press(seat=0, button=1) == {"seat": 0, "button": 1, "status": "applied"}

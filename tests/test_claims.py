@@ -11,7 +11,7 @@ from engine.claims import ClaimRefused, Claims
 from engine.rules import ponte
 from engine.state_file import MemoryState, StateFileError
 from engine.version import about
-from tests.conftest import DIRECT_PINMAP
+from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import hold_button, take
 from web_companion import create_app
 
@@ -49,9 +49,9 @@ def test_a_claim_gives_nothing_and_every_press_is_played_until_the_drawn_button_
     claim = ask(stranger)
     assert claim["confirm_by"] == "pad" and 1 <= claim["button"] <= 8 and claim["hold"] == 2.0
     other = claim["button"] % 8 + 1
-    assert box.press(seat=1, button=other)["status"] == "applied"  # another button: a pick at once
+    assert virtual(box).press(seat=1, button=other)["status"] == "applied"  # another button: a pick at once
     assert box.table.view(1)["my_pick"] == card(other)
-    outcome = box.press(seat=1, button=claim["button"])  # the drawn button, pressed as usual: a pick, at release
+    outcome = virtual(box).press(seat=1, button=claim["button"])  # the drawn button, pressed as usual: a pick, at release
     assert outcome["status"] == "applied" and box.table.view(1)["my_pick"] == card(claim["button"])
     assert stranger.get(f"/api/claims/{claim['claim']}").get_json() == {"status": "pending"}
     assert "viewer" not in seat_view(stranger) and "hand" not in seat_view(stranger)
@@ -67,7 +67,7 @@ def test_open_claims_on_several_seats_leave_every_pad_playing(box):
     """Defect: with open claims on several seats every press came back "claimed" and nothing was played."""
     drawn = {seat: ask(phone(box, f"10.0.0.{seat}"), f"/api/seats/{seat}/claim")["button"] for seat in range(4)}
     for seat in range(4):
-        assert box.press(seat=seat, button=drawn[seat])["status"] == "applied"
+        assert virtual(box).press(seat=seat, button=drawn[seat])["status"] == "applied"
     assert box.table.view()["history"], "the round of four picks was revealed"
 
 
@@ -96,7 +96,7 @@ def test_the_host_role_is_handed_over_by_a_held_host_panel_button_and_an_open_cl
     claim = ask(stranger, "/api/host/claim")
     assert claim["confirm_by"] == "host" and claim["button"] == "ok" and "seat" not in claim
     assert box.display.screen.title == "Telefono per host"
-    assert box.press(host="ok")["status"] == "done" and box.menu.is_open  # OK did what OK does
+    assert virtual(box).press(host="ok")["status"] == "done" and box.menu.is_open  # OK did what OK does
     assert stranger.post("/api/host/end", json={}).status_code == 403
     assert stranger.get("/api/host").get_json()["host"] is False
     first = phone(box, "192.168.1.60")
@@ -116,7 +116,7 @@ def test_a_seat_no_pad_wires_is_confirmed_on_the_host_panel_with_the_oled_naming
     assert claim["confirm_by"] == "host" and claim["button"] in ("prev", "next", "ok", "undo")
     assert box.display.screen.title == "Telefono per G6"
     for seat in range(4):  # no pad confirms it
-        box.press(seat=seat, button=1, hold=3.0)
+        virtual(box).press(seat=seat, button=1, hold=3.0)
     assert client.get(f"/api/claims/{claim['claim']}").get_json() == {"status": "pending"}
     assert hold_button(box, claim) == {"status": "claimed"}
     assert client.get(f"/api/claims/{claim['claim']}").get_json()["seat"] == 5
@@ -141,7 +141,7 @@ def test_a_phone_that_joins_is_named_on_the_oled_while_another_still_asks(box):
     ask(phone(box, "10.0.0.2"), "/api/seats/1/claim")
     hold_button(box, claim)
     assert box.display.screen.title == "Telefono collegato" and box.display.screen.lines == ("Giocatore 3",)
-    box.press(seat=3, button=1)  # the next input: the title names the claim still open
+    virtual(box).press(seat=3, button=1)  # the next input: the title names the claim still open
     assert box.display.screen.title == "Telefono per G2"
 
 
@@ -265,4 +265,4 @@ def test_a_phone_may_cancel_its_claim_and_free_its_button(box):
     claim = ask(client)
     assert client.delete(f"/api/claims/{claim['claim']}").status_code == 204
     assert box.claims.waiting() == [] and client.delete(f"/api/claims/{claim['claim']}").status_code == 404
-    assert box.press(seat=1, button=claim["button"])["status"] == "applied"
+    assert virtual(box).press(seat=1, button=claim["button"])["status"] == "applied"

@@ -18,6 +18,7 @@ from engine.table import Table
 from engine.chance import draw as table_draw
 from tests.phones import take
 from web_companion import api, create_app
+from tests.conftest import virtual
 
 MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long
 SEEDS = range(12)
@@ -129,7 +130,7 @@ class Side:
 
     def __init__(self, box, seats):
         self.box = box
-        self.app = create_app(box, mock=True)  # mock mode: the OLED image is served too
+        self.app = create_app(box, virtual=virtual(box))  # mock mode: the OLED image is served too
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):

@@ -13,6 +13,7 @@ from PIL import Image
 from device import screens
 from device.display import HEIGHT, WIDTH, Display, Panel, device_opener, render
 from web_companion import create_app
+from tests.conftest import virtual
 
 
 class Wire:
@@ -127,7 +128,7 @@ def test_a_slow_display_delays_no_press_and_catches_up_with_the_newest_frame(mak
     box.table.new_game("ponte", 4)
     start = time.monotonic()
     for seat in range(3):
-        assert box.press(seat=seat, button=1)["status"] in ("applied", "held")
+        assert virtual(box).press(seat=seat, button=1)["status"] in ("applied", "held")
     assert time.monotonic() - start < 2  # the panel has not taken a single frame yet
     assert box.table.view()["locked"] == [0, 1, 2]
     panel.go.set()
@@ -208,7 +209,7 @@ def test_the_phones_are_told_when_the_display_fails_and_when_it_answers_again(ma
     opener = Flaky(missing=10 ** 6)
     box = make_box(device=opener)
     box.display.retry = 0.01
-    client = create_app(box, mock=False).test_client()
+    client = create_app(box).test_client()
     stream = client.get("/api/stream", buffered=False)
     chunks = iter(stream.response)
     assert next(chunks).decode() == "retry: 2000\n\n"
@@ -218,7 +219,7 @@ def test_the_phones_are_told_when_the_display_fails_and_when_it_answers_again(ma
         time.sleep(0.01)
     events = [next(chunks).decode() for _ in range(2)]  # box health first, then the view
     assert events[-1].startswith("id: ") and box_events(events)[-1]["display"] in ("starting", "failing")
-    box.press(host="menu")  # the box referees on: a press is taken while nothing can be drawn
+    virtual(box).press(host="menu")  # the box referees on: a press is taken while nothing can be drawn
     assert box.menu.mode == "setup"
     opener.missing = 0
     for chunk in chunks:

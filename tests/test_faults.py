@@ -18,7 +18,7 @@ from engine import table as table_module
 from engine.journal import Journal, JournalError
 from engine.rules import ponte
 from engine.table import Table
-from tests.conftest import press, simulated_pads
+from tests.conftest import press, simulated_pads, virtual
 from web_companion import create_app
 
 ROOT = Path(__file__).parent.parent
@@ -116,13 +116,13 @@ def test_a_box_error_refuses_the_press_visibly_and_the_next_press_works(make_box
     monkeypatch.setattr(box, "sound", sounds.append)
     version, before = box.table.version, rows(tmp_path / "data" / "journal.sqlite3")
     disk.full = True
-    assert box.press(seat=0, button=1) == {"status": "rejected", "error": "storage_full"}
+    assert virtual(box).press(seat=0, button=1) == {"status": "rejected", "error": "storage_full"}
     assert box.display.screen.title == "Memoria piena!" and sounds[-1] == "refused"
     assert box.table.fault == "full" and box.table.version == version
     assert box.table.view()["locked"] == [] and rows(tmp_path / "data" / "journal.sqlite3") == before
-    assert box.press(host="undo")["status"] == "done"  # the host panel goes on (undo asks first)
+    assert virtual(box).press(host="undo")["status"] == "done"  # the host panel goes on (undo asks first)
     disk.full = False
-    assert box.press(seat=0, button=1)["status"] == "applied"
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
     assert box.table.fault is None and box.table.view()["locked"] == [0]
 
 
@@ -180,8 +180,8 @@ def test_a_full_disk_refuses_each_kind_of_input_and_changes_nothing(tmp_path, cl
 def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
     box = make_box()
     box.table.new_game("ponte", 3)
-    client = create_app(box, mock=True).test_client()
-    box.press(seat=0, button=1)
+    client = create_app(box, virtual=virtual(box)).test_client()
+    virtual(box).press(seat=0, button=1)
     Disk(box.table._journal, monkeypatch).full = True
     answer = client.post("/api/host/undo", json={})
     assert answer.status_code == 507 and answer.get_json() == {

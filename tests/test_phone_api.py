@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from engine.version import about
-from tests.conftest import DIRECT_PINMAP
+from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import take
 from web_companion import api, create_app
 
@@ -19,11 +19,11 @@ def box(make_box):
 
 @pytest.fixture
 def app(box):
-    return create_app(box, mock=False)
+    return create_app(box)
 
 
 def press(box, seat, button):
-    return box.press(seat=seat, button=button)
+    return virtual(box).press(seat=seat, button=button)
 
 
 def claim_seat(client, box, seat):
@@ -103,7 +103,7 @@ def test_host_actions_need_the_host_role(app, box):
 
 
 def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app, box):
-    client = create_app(box, mock=True).test_client()  # mock mode: host controls are open
+    client = create_app(box, virtual=virtual(box)).test_client()  # mock mode: host controls are open
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "box"}}
                        ).status_code == 201
     assert box.table.view()["seats"] == 3
@@ -193,8 +193,8 @@ def test_the_rules_pages_are_for_players_in_both_languages(app):
 def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     box = make_box(pinmap=DIRECT_PINMAP)
     box.table.new_game("ponte", 6)  # the pin map wires 4 pads
-    client = create_app(box, mock=False).test_client()
-    host_phone = create_app(box, mock=True).test_client()
+    client = create_app(box).test_client()
+    host_phone = create_app(box, virtual=virtual(box)).test_client()
     assert [s["viewer"] for s in host_phone.get("/api/host/seats").get_json()["seats"]] == [4, 5]
     claim = take(client, box, "/api/seats/5/claim")
     assert claim["confirm_by"] == "host" and claim["button"] in box.claim_buttons
@@ -206,7 +206,7 @@ def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     for seat in (3, 5):  # a seat with its own pad or phone plays for itself
         refused = host_phone.post(f"/api/host/seats/{seat}/act", json={"action": {"seat": seat, "pick": "vertigini"}})
         assert refused.status_code == 403 and "plays by its own pad or phone" in refused.get_json()["error"]
-    assert create_app(box, mock=False).test_client().get("/api/host/seats").status_code == 403
+    assert create_app(box).test_client().get("/api/host/seats").status_code == 403
 
 
 def test_every_page_and_asset_is_served_by_the_box(app):
@@ -223,7 +223,7 @@ def test_every_page_and_asset_is_served_by_the_box(app):
 def test_the_history_keeps_every_game_finished_or_ended_with_its_log(make_box):
     """Defect: ending a game threw it away (its result gone, its log 409). Every game stays in the history."""
     box = make_box()
-    client = create_app(box, mock=True).test_client()
+    client = create_app(box, virtual=virtual(box)).test_client()
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {}}).status_code == 201
     press(box, 0, 1)
     assert client.post("/api/host/end", json={}).status_code == 200

@@ -8,6 +8,7 @@ from engine.record import GameRecord, header
 from engine.rules import PUBLIC, TERMINAL, Rejected
 from engine.rules import shangrila as G
 from engine.rules.protocol import evolve
+from tests.conftest import virtual
 
 GU, DR, FU, SA, PI, AS, YE = G.KINDS
 
@@ -333,17 +334,17 @@ def test_a_pad_alone_makes_any_action_with_its_cursor_village_then_action(make_b
     2 moves to the action, 8 does it. The OLED shows where the cursor stands, in words."""
     box = make_box()
     box.table.new_game("shangrila", 3)
-    box.press(seat=0, button=2)  # village 2 on the map (log 1)
+    virtual(box).press(seat=0, button=2)  # village 2 on the map (log 1)
     assert box.display.screen.lines[0] == "> V2"
-    box.press(seat=0, button=8)
+    virtual(box).press(seat=0, button=8)
     assert box.display.screen.lines[0] == "> V2 piazza Guaritore"
-    box.press(seat=0, button=2)
-    box.press(seat=0, button=8)
+    virtual(box).press(seat=0, button=2)
+    virtual(box).press(seat=0, button=8)
     shown = box.table.view()
     assert shown["villages"][1]["masters"] == {G.KINDS[1]: 0} and shown["to_act"] == 1
-    box.press(seat=1, button=7)  # back out of nothing: still the villages
-    box.press(seat=1, button=8)
-    box.press(seat=1, button=8)
+    virtual(box).press(seat=1, button=7)  # back out of nothing: still the villages
+    virtual(box).press(seat=1, button=8)
+    virtual(box).press(seat=1, button=8)
     assert box.table.view()["villages"][0]["masters"] == {G.KINDS[0]: 1}
 
 

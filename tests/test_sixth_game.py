@@ -18,6 +18,7 @@ from tests import test_contract as contract
 from tests.phones import take
 from tests.sixth_game import MONETA
 from web_companion import create_app
+from tests.conftest import virtual
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,10 +73,10 @@ def test_its_secret_calls_stay_secret_on_every_endpoint(moneta, make_box, tmp_pa
 def test_it_is_played_on_the_pads_shown_on_the_oled_and_replayed(moneta, make_box):
     box = make_box(pins=MockFactory(revision="a020a0"))
     box.table.new_game("moneta", 2)
-    assert box.pad_labels(0)[:2] == ["Testa", "Croce"]  # its pad labels, in its catalog's words
+    assert virtual(box).pad_labels(0)[:2] == ["Testa", "Croce"]  # its pad labels, in its catalog's words
     assert screens.live(box.table.view(), "it").title == "Il pronostico"
-    assert box.press(seat=0, button=2)["status"] == "applied"
-    assert box.press(seat=1, button=1)["status"] == "applied"
+    assert virtual(box).press(seat=0, button=2)["status"] == "applied"
+    assert virtual(box).press(seat=1, button=1)["status"] == "applied"
     shown = box.table.view()
     assert shown["over"] and shown["coin"] in ("testa", "croce")
     assert screens.live(shown, "en").title in ("Heads", "Tails")

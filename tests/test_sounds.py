@@ -3,6 +3,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device.sounds import SOUNDS, Sounds
+from tests.conftest import virtual
 
 
 @pytest.fixture
@@ -47,15 +48,15 @@ def test_the_box_ticks_on_a_press_buzzes_on_a_refusal_and_plays_a_chord_at_a_rev
     heard = []
     box.sounds.play = heard.append
     box.table.new_game("ponte", 3)
-    box.press(seat=0, button=1)
-    box.press(seat=1, button=2)
+    virtual(box).press(seat=0, button=1)
+    virtual(box).press(seat=1, button=2)
     assert heard == ["tick", "tick"]
-    box.press(seat=5, button=1)  # no player 6 at this table
+    virtual(box).press(seat=5, button=1)  # no player 6 at this table
     assert heard[-1] == "refused"
     heard.clear()
-    box.press(seat=2, button=3)  # the last pick: the cards are revealed
+    virtual(box).press(seat=2, button=3)  # the last pick: the cards are revealed
     assert heard[0] == "tick" and "reveal" in heard
-    box.press(host="next")
+    virtual(box).press(host="next")
     assert heard[-1] == "tick"
 
 

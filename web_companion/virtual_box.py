@@ -1,6 +1,6 @@
 """The virtual box (mock mode only): the live OLED, every pad and the host panel, clickable. A click drives
 the mock pins, so the same GPIO, debounce and pad code runs as on the Pi."""
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from engine.words import SHARED, as_json, say
 
@@ -8,6 +8,11 @@ from .viewers import box as _box
 from .viewers import fail, json_object
 
 bp = Blueprint("virtual_box", __name__, url_prefix="/box")
+
+
+def virtual():
+    """The virtual box the app was handed (mock mode only)."""
+    return current_app.config["VIRTUAL"]
 
 
 @bp.get("")
@@ -27,13 +32,13 @@ def layout():
     with box.table.lock:
         seats = min(box.wired_seats, box.table.seats) if box.table.game else box.wired_seats
         return jsonify(seats=seats, host=list(box.host_buttons),
-                       labels=[box.pad_labels(seat) for seat in range(seats)],
+                       labels=[virtual().pad_labels(seat) for seat in range(seats)],
                        version=box.table.version, frame=box.display.frame)
 
 
 @bp.get("/oled.png")
 def oled():
-    return Response(_box().oled_png(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+    return Response(virtual().oled_png(), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/press")
@@ -51,14 +56,14 @@ def press():
         if body["host"] not in box.host_buttons:
             fail(400, "host_button", button=body["host"], buttons=", ".join(box.host_buttons))
         hold = (box.power_off_hold if body["host"] == "menu" else box.claims.hold) + 0.5
-        outcome = box.press(host=body["host"], hold=hold if held else None)
+        outcome = virtual().press(host=body["host"], hold=hold if held else None)
     elif set(body) - {"hold"} == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
         if type(seat) is not int or not 0 <= seat < box.wired_seats:
             fail(400, "wired_seat", seat=seat, last=box.wired_seats - 1)
         if type(button) is not int or not 1 <= button <= 8:
             fail(400, "pad_button", button=button)
-        outcome = box.press(seat=seat, button=button, hold=box.claims.hold + 0.5 if held else None)
+        outcome = virtual().press(seat=seat, button=button, hold=box.claims.hold + 0.5 if held else None)
     else:
         fail(400, "press_keys", keys=sorted(body))
     outcome = outcome or {"status": "ignored"}

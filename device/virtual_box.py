@@ -1,0 +1,56 @@
+"""The virtual box: the box as a person at a computer works it in mock mode (the virtual box page, and the
+tests). A click presses and lets go a key of the mock pins as a finger would, so the same GPIO, debounce and pad
+code runs as on the Pi; it also says what each pad's buttons do now and shows the OLED as an image. The
+composition root builds it beside the box, on mock pins only; the box itself knows nothing of it."""
+import time
+
+from engine.games import GAMES
+
+from .cursor import KEY_WORDS, SPARE
+from .display import png
+from .texts import text
+
+
+class VirtualBox:
+    def __init__(self, box, *, sleep=time.sleep):
+        self.box = box
+        self.sleep = sleep
+        self._outcomes = {}  # key -> what its latest press, release or hold did
+        box.pads.when_outcome = self._outcomes.__setitem__
+
+    def press(self, seat=None, button=None, host=None, hold=None):
+        """Press and release a button as a finger would: held for `hold` seconds, or as long as the pads take to
+        see it (its debounce). Returns what the press did (None when it did nothing): what its release did, for
+        a press held back as a possible claim gesture."""
+        pads = self.box.pads
+        key = ("host", host) if host is not None else ("seat", seat, button)
+        self._outcomes.pop(key, None)
+        pads.tap(key, True)
+        self.sleep(pads.settle_time if hold is None else hold)
+        if self._outcomes.get(key) == {"status": "holding"}:
+            self._outcomes.pop(key)
+        pads.tap(key, False)
+        self.sleep(pads.settle_time)
+        return self._outcomes.pop(key, None)
+
+    def pad_labels(self, seat):
+        """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys), in
+        the box's language."""
+        box = self.box
+        with box.table.lock:
+            prompt = box.table.prompt(seat) if seat < box.table.seats else None
+            game = box.table.game
+            if prompt is not None and prompt.pad is None:
+                keys = dict(zip(SPARE, prompt.keys))
+                return [text(box.lang, KEY_WORDS[b]) if b in KEY_WORDS else
+                        text(box.lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
+            if prompt is not None:
+                labels = [choice.label if choice else "" for choice in prompt.pad]
+            else:
+                labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
+            return [text(box.lang, label, game) if label else "" for label in labels]
+
+    def oled_png(self):
+        """The OLED's image as the panel shows it."""
+        with self.box.table.lock:
+            return png(self.box.display.image)
