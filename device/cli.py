@@ -162,9 +162,9 @@ def doctor_main(argv):
         print(said("problem", line=e), file=sys.stderr)
         return 1
     from .pins import mock_pins
-    pins = mock_pins(pinmap)[0] if args.mock else None  # on a Pi, the doctor finds the back-end and says how
+    pins, simulated = mock_pins(pinmap) if args.mock else (None, None)  # on a Pi the doctor finds the back-end
     return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock, pin_factory=pins,
-                    say=lambda line: print(line, flush=True)) else 0
+                    simulated=simulated, say=lambda line: print(line, flush=True)) else 0
 
 
 def wiring_main(argv):

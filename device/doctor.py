@@ -16,7 +16,7 @@ from engine.version import about
 from .config import BOARD_NAMES
 from .display import Panel, device_opener, render
 from .pads import make_pads, wires
-from .pins import real_pins, simulated_matrix
+from .pins import real_pins
 from .screens import Screen
 from .sounds import Sounds
 from .texts import said
@@ -50,9 +50,10 @@ class Doctor:
     """Each check prints what it found through `say`; `problems` counts what needs fixing. `devices` is where
     the buses' device files are (/dev), `smbus` how an I2C bus is opened (smbus2's SMBus)."""
 
-    def __init__(self, pinmap, say=print, *, pin_factory=None, mock=False, devices=Path("/dev"), smbus=None):
+    def __init__(self, pinmap, say=print, *, pin_factory=None, simulated=None, mock=False, devices=Path("/dev"),
+                 smbus=None):
         self.pinmap, self.say, self.mock = pinmap, say, mock
-        self.pin_factory = pin_factory
+        self.pin_factory, self.simulated = pin_factory, simulated
         self.devices, self.smbus = devices, smbus
         self.problems = 0
         self.pads = None
@@ -160,13 +161,9 @@ class Doctor:
             self.say(said("doctor_buzzer", pin=self.pinmap.buzzer))
 
     def open_pads(self):
-        def opened():
-            simulated = simulated_matrix(self.pin_factory, self.pinmap) if self.mock else None  # its pins first
-            return make_pads(self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
-                             lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory,
-                             simulated=simulated)
-
-        self.pads = self._claim(said("doctor_pads_pins"), opened)
+        self.pads = self._claim(said("doctor_pads_pins"), lambda: make_pads(
+            self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
+            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory, simulated=self.simulated))
         return self.pads is not None
 
     def _claim(self, what, open_devices):

@@ -11,6 +11,7 @@ import pytest
 from device.config import load_pinmap
 from device.display import render
 from device.doctor import Doctor, run, doctor_screen
+from device.pins import simulated_matrix
 from engine.journal import FORMAT
 from engine.version import version
 from tests.conftest import DIRECT_PINMAP
@@ -25,10 +26,11 @@ def doctor(pin_factory):
     made = []
 
     def make(pinmap=None, **options):
-        lines = []
+        lines, loaded = [], load_pinmap(*[pinmap] if pinmap else [])
         options.setdefault("mock", True)
-        made_doctor = Doctor(load_pinmap(*[pinmap] if pinmap else []), lines.append, pin_factory=pin_factory,
-                             **options)
+        if options["mock"]:  # as `arbitro doctor --mock` makes them: the matrix simulated on the mock pins
+            options.setdefault("simulated", simulated_matrix(pin_factory, loaded))
+        made_doctor = Doctor(loaded, lines.append, pin_factory=pin_factory, **options)
         made_doctor.lines = lines
         made.append(made_doctor)
         return made_doctor
