@@ -618,3 +618,15 @@ def test_a_tile_used_leaves_the_state_so_a_view_looks_only_at_the_tiles_held():
         held = sum(r["tiles"] for r in L.view(state)["riders"])
         assert len(state.tiles) == held
     assert spent > 5 and state.draws == spent + len(state.tiles)
+
+
+def test_an_action_works_out_a_teams_choices_once_though_the_player_and_the_rules_both_ask(monkeypatch):
+    record = race()
+    state, seat = record.state, record.state.queue[0] if record.state.queue else L.current_actors(record.state)[0]
+    listed = []
+    real = L._listed_choices
+    monkeypatch.setattr(L, "_listed_choices", lambda s, t: listed.append(t) or real(s, t))
+    action = L.legal_actions(state, seat)[0]
+    assert L.prompt(state, seat) is not None
+    L.apply(state, action)
+    assert listed == [seat]

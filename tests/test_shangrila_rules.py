@@ -362,3 +362,14 @@ def test_the_end_check_asks_whether_a_seat_has_an_action_with_the_answer_listing
             state = G.apply(state, rng.choice(G.legal_actions(state, seat)))
         if state.end_rule == "R-4":
             assert not any(G._actions(state._replace(phase=G.PLAY), seat) for seat in range(state.seats))
+
+
+def test_the_villages_links_are_worked_out_once_per_set_of_bridges():
+    G._links.cache_clear()
+    state = board(tiles=[(0, GU, 0, 0), (0, DR, 3), (1, GU, 4)])
+    for seat in range(4):
+        G.legal_actions(evolve(state, to_act=seat), seat)
+    assert G._links.cache_info().misses == 1
+    after, _ = G.journey(state, 0, 1)  # a bridge falls: the links change
+    assert G.neighbours(after, 0) == (3, 4, 6)
+    assert G._links.cache_info().misses == 2

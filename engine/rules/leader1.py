@@ -35,6 +35,7 @@ from .protocol import (
     check_viewer,
     evolve,
     is_seat,
+    last_answer,
     refusals,
     shown_seat,
     words_of,
@@ -242,29 +243,33 @@ def _racing(rider):
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
-def _due_riders(state, phase, seat=None):
-    """Riders that move in a move phase and have not yet."""
-    t = state.turn
+def _is_due(r, phase, turn):
+    """Whether rider `r` moves in move phase `phase` of turn `turn` and has not yet."""
+    if r.moved or r.skip == turn or r.place in (ARRIVATO, FUORI):
+        return False
+    if phase == BREAKAWAY_MOVES:
+        return r.place == FUGA and r.last != turn
+    if phase == DROPPED:
+        return r.place == STACCATO and r.dropped < turn and r.last != turn
+    if phase == LAST:
+        return r.last == turn and r.place in (FUGA, STACCATO)
+    return r.place == TESTA  # ATTACKS: the head of the peloton may break away
 
-    def due(r):
-        if r.moved or not _racing(r) or r.skip == t or (seat is not None and r.seat != seat):
-            return False
-        if phase == BREAKAWAY_MOVES:
-            return r.place == FUGA and r.last != t
-        if phase == DROPPED:
-            return r.place == STACCATO and r.dropped < t and r.last != t
-        if phase == LAST:
-            return r.last == t and r.place in (FUGA, STACCATO)
-        return r.place == TESTA  # ATTACKS: the head of the peloton may break away
-    return [i for i, r in enumerate(state.riders) if due(r)]
+
+def _due_riders(state, phase, seat=None):
+    """Riders that move in a move phase and have not yet (of `seat`'s team, if given)."""
+    t = state.turn
+    return [i for i, r in enumerate(state.riders) if (seat is None or r.seat == seat) and _is_due(r, phase, t)]
 
 
 def _movers(state):
-    """The teams that may act in a move phase: those entering a move or with a rider still to move."""
+    """The teams that may act in a move phase: those entering a move or with a rider still to move (one pass
+    over the riders: this is asked on every action)."""
     if state.phase == ATTACKS:
         return state.queue[:1]
-    return tuple(s for s in range(state.seats)
-                 if state.forms[s] is not None or _due_riders(state, state.phase, s))
+    phase, t = state.phase, state.turn
+    due = {r.seat for r in state.riders if _is_due(r, phase, t)}
+    return tuple(s for s in range(state.seats) if state.forms[s] is not None or s in due)
 
 
 def _advance(state):
@@ -354,6 +359,7 @@ def _race_order(state):
 
 
 # -- chance -------------------------------------------------------------------------------------------------------
+@last_answer
 def current_actors(state):
     if state.phase == OVER:
         return TERMINAL
@@ -750,19 +756,27 @@ def _end_stage(state):
 
 
 # -- the actions ---------------------------------------------------------------------------------------------------
+@last_answer
 def _choices(state, seat):
-    """Every choose value `seat` may take now, in prompt order."""
+    """Every choose value `seat` may take now, in prompt order (a tuple: it is remembered)."""
+    return tuple(_listed_choices(state, seat))
+
+
+def _listed_choices(state, seat):
     phase = state.phase
     if phase == OVER or state.due is not None or seat not in current_actors(state):
         return []
-    mine = [r for r in state.riders if r.seat == seat]
-    supply = _supply_choices(state, seat)
     if phase == QUALITY:
+        mine = [r for r in state.riders if r.seat == seat]
         taken = {r.quality for r in mine}
         return [{"quality": [r.kind, q]} for r in mine if r.quality is None for q in QUALITIES
                 if q not in taken] + [{"quality": None}]
     if phase == LINEUP:
-        return [{"place": [r.kind, p]} for r in mine if r.place == PANCIA and not r.moved for p in PELOTON]
+        return [{"place": [r.kind, p]} for r in state.riders if r.seat == seat and r.place == PANCIA and not r.moved
+                for p in PELOTON]
+    if phase == PUNCTURES:
+        return [{"roll": state.riders[state.queue[0]].kind}]
+    supply = _supply_choices(state, seat)
     if phase in MOVE_PHASES:
         if state.forms[seat] is not None:
             return _form_choices(state, seat) + supply
@@ -783,8 +797,6 @@ def _choices(state, seat):
                   if r.seat == s and r.place == FUGA for p in PELOTON]
         finish = [{"catch": ARRIVATO}] if any(r.place in PELOTON for r in state.riders) else []
         return caught + finish + [{"catch": None}] + supply
-    if phase == PUNCTURES:
-        return [{"roll": state.riders[state.queue[0]].kind}]
     return []
 
 

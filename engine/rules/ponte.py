@@ -6,7 +6,7 @@ from typing import NamedTuple
 from . import picks as secret
 from .options import CHOICE, Option, resolve
 from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
-                       evolve, is_seat, refusals, refuse as shared, shown_seat)
+                       evolve, is_seat, last_answer, refusals, refuse as shared, shown_seat)
 
 NAME = "ponte"
 TITLE = "Il ponte traballante"
@@ -141,20 +141,23 @@ def prompt(state, seat):
 def _pickable(state, seat):
     """The cards (indices) `seat` may pick now: those in its hand and, holding an unknown special
     (table deal), the specials not all revealed."""
-    hand = state.hands[seat]
-    held = [c for c in range(8) if hand[c]]
+    held = _in_hand(state.hands[seat])
     return held + _free_specials(state) if state.specials[seat] == UNKNOWN else held
 
 
-def _limit(state, card):
-    return state.seats - 2 if card == SPUNTO else 1
+@lru_cache(maxsize=256)  # a hand is one of few count tuples, and every pick asks
+def _in_hand(hand):
+    return tuple(c for c in range(8) if hand[c])
 
 
-def _revealed_specials(state, extra=()):
-    """Copies of each special revealed so far (and in `extra`, cards per seat), counted by card index."""
+def _limit(seats, card):
+    return seats - 2 if card == SPUNTO else 1
+
+
+def _revealed_specials(history, extra=()):
+    """Copies of each special revealed in `history` (and in `extra`, cards per seat), counted by card index."""
     seen = [0] * 8
-    cards = [c for match in state.history for c in match.reveal] + [c for c in extra if c]
-    for card in cards:
+    for card in [c for match in history for c in match.reveal] + [c for c in extra if c]:
         seen[CARD_INDEX[card]] += 1
     return seen
 
@@ -163,15 +166,20 @@ def _free_specials(state):
     """Table deal, R-12: the specials a seat holding an unknown one may play — checked only against the
     specials already revealed (and cards standing in a re-pick), never against other seats' unrevealed picks:
     a pick list or a refusal must not let a seat learn what another has locked in."""
-    seen = _revealed_specials(state, state.standing or ())
-    return [c for c, _ in LIMITS if seen[c] < _limit(state, c)]
+    return _free(state.history, state.standing, state.seats)
+
+
+@last_answer  # the same through a round's picks: the history and the standing cards change only at a reveal
+def _free(history, standing, seats):
+    seen = _revealed_specials(history, standing or ())
+    return tuple([c for c, _ in LIMITS if seen[c] < _limit(seats, c)])
 
 
 def _clashing(state, chosen):
     """R-12: the seats whose revealed special shows more copies than the game has, counting those revealed
     earlier."""
-    seen = _revealed_specials(state, chosen)
-    over = {CARDS[c] for c, _ in LIMITS if seen[c] > _limit(state, c)}
+    seen = _revealed_specials(state.history, chosen)
+    over = {CARDS[c] for c, _ in LIMITS if seen[c] > _limit(state.seats, c)}
     return [s for s, card in enumerate(chosen) if card in over]
 
 

@@ -4,6 +4,7 @@ A board tracker: open information, no chance. The box keeps the 13 villages (7 m
 a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
 and scores the end. Seats play clockwise (seat + 1) from the start seat.
 """
+from functools import lru_cache
 from typing import NamedTuple
 
 from .options import SEAT, Option, resolve
@@ -80,16 +81,21 @@ def village_masters(state, v):
 
 
 def links(state):
-    """Each village's neighbours across the bridges standing, in the bridges' order (one pass over them)."""
+    """Each village's neighbours across the bridges standing, in the bridges' order."""
+    return _links(state.bridges)
+
+
+@lru_cache(maxsize=64)  # asked on every turn; the bridges change only on a journey
+def _links(bridges):
     found = {}
-    for a, b in state.bridges:
+    for a, b in bridges:
         found.setdefault(a, []).append(b)
         found.setdefault(b, []).append(a)
-    return found
+    return {v: tuple(ws) for v, ws in found.items()}
 
 
 def neighbours(state, v):
-    return links(state).get(v, [])
+    return links(state).get(v, ())
 
 
 def scores(state):
@@ -150,47 +156,56 @@ def _setup_places(state, seat):
     return found
 
 
+# A student always sits on a master of its own colour: `seat`'s master is the space (seat, None) or (seat, seat),
+# its student (seat, seat). These tests are tuple lookups, as the legal actions are asked on every turn.
+def _has_master(spaces, seat):
+    return (seat, None) in spaces or (seat, seat) in spaces
+
+
 def _places(state, seat):
     supply, found = state.supply[seat], []
     for v, spaces in enumerate(state.spaces):
-        if not state.stones[v] and any(m == seat for m, _ in spaces):
+        if EMPTY in spaces and not state.stones[v] and _has_master(spaces, seat):
             found += [(KINDS[k], v) for k, space in enumerate(spaces) if space == EMPTY and supply[k]]
     return found
 
 
 def _masters_to_teach(state, seat):
+    """(kind index, village) of each of `seat`'s masters alone in an open village, with a tile to join it."""
     supply, alone = state.supply[seat], (seat, None)
-    return [(KINDS[k], v) for v, spaces in enumerate(state.spaces) if not state.stones[v]
+    return [(k, v) for v, spaces in enumerate(state.spaces) if alone in spaces and not state.stones[v]
             for k, space in enumerate(spaces) if space == alone and supply[k]]
 
 
 def _recruits(state, seat):
-    eligible = _masters_to_teach(state, seat)
-    pairs = [[a, b] for i, a in enumerate(eligible) for b in eligible[i + 1:]
-             if a[0] != b[0] or state.supply[seat][KINDS.index(a[0])] >= 2]
-    return [[a] for a in eligible] + pairs
+    """Each recruit's students, as its line lists them: one, or two (two of one kind need two tiles of it)."""
+    eligible, supply = _masters_to_teach(state, seat), state.supply[seat]
+    pairs = [[[KINDS[k], v], [KINDS[eligible[j][0]], eligible[j][1]]] for i, (k, v) in enumerate(eligible)
+             for j in range(i + 1, len(eligible)) if eligible[j][0] != k or supply[k] >= 2]
+    return [[[KINDS[k], v]] for k, v in eligible] + pairs
 
 
 def _journeys(state, seat):
-    linked = links(state)
-    return [(v, w) for v, spaces in enumerate(state.spaces) if not state.stones[v] and any(s == seat for _, s in spaces)
+    linked, student = links(state), (seat, seat)
+    return [(v, w) for v, spaces in enumerate(state.spaces) if student in spaces and not state.stones[v]
             for w in sorted(linked.get(v, ()))]
 
 
 def _has_action(state, seat):
     """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
-    supply = state.supply[seat]
-    for v in VILLAGES:
-        if state.stones[v]:
+    supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
+    bridged = None
+    for v, spaces in enumerate(state.spaces):
+        if state.stones[v] or not (alone in spaces or student in spaces):
             continue
-        spaces = state.spaces[v]
-        if any(m == seat for m, _ in spaces) and any(space == EMPTY and supply[k] for k, space in enumerate(spaces)):
-            return True
-        if any(space == (seat, None) and supply[k] for k, space in enumerate(spaces)):
-            return True
-        if any(s == seat for _, s in spaces) and any(v in bridge for bridge in state.bridges):
-            return True
+        for k, space in enumerate(spaces):
+            if supply[k] and (space == EMPTY or space == alone):
+                return True
+        if student in spaces:
+            bridged = bridged or {x for bridge in state.bridges for x in bridge}
+            if v in bridged:
+                return True
     return False
 
 
@@ -198,7 +213,7 @@ def _actions(state, seat):
     if state.phase == SETUP:
         return [{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _setup_places(state, seat)]
     return ([{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _places(state, seat)]
-            + [{"seat": seat, "choose": {"recruit": [list(r) for r in rs]}} for rs in _recruits(state, seat)]
+            + [{"seat": seat, "choose": {"recruit": students}} for students in _recruits(state, seat)]
             + [{"seat": seat, "choose": {"journey": [v, w]}} for v, w in _journeys(state, seat)])
 
 
