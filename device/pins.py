@@ -2,7 +2,6 @@
 a gpiozero device: mock pins in mock mode, with the key matrix simulated on them, else the back-end the builder
 names. Nothing downstream looks at environment variables or at which back-end it was given."""
 import os
-from importlib.metadata import entry_points
 
 from gpiozero import Device
 from gpiozero.exc import BadPinFactory
@@ -32,6 +31,7 @@ def real_pins(pinmap):
     if not name:
         Device.ensure_pin_factory()
         return Device.pin_factory
+    from importlib.metadata import entry_points  # slow to load: only when a back-end is named
     found = entry_points(group="gpiozero_pin_factories", name=name)
     if not found:
         raise BadPinFactory(f"unknown pin factory {name!r}")

@@ -9,9 +9,8 @@ A plural message takes its count as ``n``. A choice label ``key:7`` with no mess
 message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plural message, not one per number.
 """
 import functools
+import gettext
 import re
-
-from babel.support import Translations
 
 from engine.games import GAMES, LOCALE
 from engine.rules.protocol import SHARED, Message
@@ -25,9 +24,9 @@ class Catalog:
     """One compiled catalog: its messages by (context, id), a plural one as its forms, and its plural rule (as a
     function, and as the C expression the phones evaluate)."""
 
-    def __init__(self, path, domain):
-        with path.open("rb") as mo:
-            translations = Translations(mo, domain=domain)
+    def __init__(self, path):
+        with path.open("rb") as mo:  # the standard library reads a .mo: Babel is for writing them (catalogs.py)
+            translations = gettext.GNUTranslations(mo)
         self.plural = translations.plural  # a count -> the index of its plural form
         self.plural_expr = _PLURAL_RULE.search(translations.info()["plural-forms"])[1]
         self.messages = {}
@@ -49,7 +48,7 @@ def catalog(language, domain):
     path = folder / language / "LC_MESSAGES" / f"{domain}.mo"
     if not path.exists():
         raise LookupError(f"no {language} catalog for {domain!r}")
-    return Catalog(path, domain)
+    return Catalog(path)
 
 
 def lookup(language, domain, context, key, /, **values):

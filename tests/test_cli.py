@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.journal import Journal
+from tests.browser import free_port
 
 ROOT = Path(__file__).parent.parent
 
@@ -85,3 +86,28 @@ def test_a_phone_that_leaves_its_stream_is_one_log_line(tmp_path):
     said = server.said()
     assert said.count("a phone stopped following the game live (table)") == 3, said
     assert "Client disconnected" not in said
+
+
+STARTED = """
+import sys, waitress.server, device.cli
+from werkzeug.test import Client
+
+def run(server):  # the server's first answers, instead of serving for good
+    for page in ("/", "/api/table"):
+        answer = Client(server.application).get(page, environ_base={"REMOTE_ADDR": "127.0.0.1"})
+        assert answer.status_code == 200, page
+
+waitress.server.MultiSocketServer.run = waitress.server.TcpWSGIServer.run = run
+device.cli.main(sys.argv[1:])
+print(" ".join(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def test_the_box_starts_and_answers_without_loading_what_only_a_few_pages_or_commands_need(tmp_path):
+    done = subprocess.run([sys.executable, "-c", STARTED, "--mock", "--port", str(free_port()), "--data", tmp_path],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert {"flask", "gpiozero", "PIL", "engine", "device"} <= loaded
+    # Markdown (the rules pages), Babel (writing catalogs: the box reads them with gettext), ReportLab (labels)
+    assert not loaded & {"markdown", "babel", "reportlab"}

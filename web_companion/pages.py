@@ -1,7 +1,6 @@
 """The phone pages: table view, seat view, host view (one page, three tabs), rules, and the QR's /JOIN."""
 from pathlib import Path
 
-import markdown
 from flask import Blueprint, make_response, redirect, render_template, request, send_from_directory, url_for
 
 from engine.games import GAMES
@@ -90,5 +89,6 @@ def rules(game):
 
 def markdown_page(page, title):
     """A page for players written in Markdown, in the rules pages' frame."""
+    import markdown  # read on the first rules page asked for, not at every start
     body = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"])
     return localized("rules.html", body=body, title=title)
