@@ -81,7 +81,7 @@ def village_masters(state, v):
 
 
 def links(state):
-    """Each village's neighbours across the bridges standing, in the bridges' order."""
+    """Each village's neighbours across the bridges standing, in order."""
     return _links(state.bridges)
 
 
@@ -91,7 +91,7 @@ def _links(bridges):
     for a, b in bridges:
         found.setdefault(a, []).append(b)
         found.setdefault(b, []).append(a)
-    return {v: tuple(ws) for v, ws in found.items()}
+    return {v: tuple(sorted(ws)) for v, ws in found.items()}
 
 
 def neighbours(state, v):
@@ -157,38 +157,33 @@ def _setup_places(state, seat):
 
 
 # A student always sits on a master of its own colour: `seat`'s master is the space (seat, None) or (seat, seat),
-# its student (seat, seat). These tests are tuple lookups, as the legal actions are asked on every turn.
-def _has_master(spaces, seat):
-    return (seat, None) in spaces or (seat, seat) in spaces
-
-
-def _places(state, seat):
-    supply, found = state.supply[seat], []
+# its student (seat, seat). The tests below are tuple lookups, as the legal actions are asked on every turn.
+def _open_options(state, seat):
+    """One pass over the open villages where `seat` has a tile: ((kind, village) of each empty space beside one
+    of its masters that it has a tile for, (kind index, village) of each of its masters alone with a tile to
+    join it, (village, neighbour) of each journey its students may make)."""
+    supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
+    places, alone_masters, journeys = [], [], []
     for v, spaces in enumerate(state.spaces):
-        if EMPTY in spaces and not state.stones[v] and _has_master(spaces, seat):
-            found += [(KINDS[k], v) for k, space in enumerate(spaces) if space == EMPTY and supply[k]]
-    return found
+        teaching, travelling = alone in spaces, student in spaces
+        if not (teaching or travelling) or state.stones[v]:
+            continue
+        if EMPTY in spaces:
+            places += [(KINDS[k], v) for k, space in enumerate(spaces) if space == EMPTY and supply[k]]
+        if teaching:
+            alone_masters += [(k, v) for k, space in enumerate(spaces) if space == alone and supply[k]]
+        if travelling:
+            journeys += [(v, w) for w in links(state).get(v, ())]
+    return places, alone_masters, journeys
 
 
-def _masters_to_teach(state, seat):
-    """(kind index, village) of each of `seat`'s masters alone in an open village, with a tile to join it."""
-    supply, alone = state.supply[seat], (seat, None)
-    return [(k, v) for v, spaces in enumerate(state.spaces) if alone in spaces and not state.stones[v]
-            for k, space in enumerate(spaces) if space == alone and supply[k]]
-
-
-def _recruits(state, seat):
+def _recruits(state, seat, alone_masters):
     """Each recruit's students, as its line lists them: one, or two (two of one kind need two tiles of it)."""
-    eligible, supply = _masters_to_teach(state, seat), state.supply[seat]
-    pairs = [[[KINDS[k], v], [KINDS[eligible[j][0]], eligible[j][1]]] for i, (k, v) in enumerate(eligible)
-             for j in range(i + 1, len(eligible)) if eligible[j][0] != k or supply[k] >= 2]
-    return [[[KINDS[k], v]] for k, v in eligible] + pairs
-
-
-def _journeys(state, seat):
-    linked, student = links(state), (seat, seat)
-    return [(v, w) for v, spaces in enumerate(state.spaces) if student in spaces and not state.stones[v]
-            for w in sorted(linked.get(v, ()))]
+    supply = state.supply[seat]
+    pairs = [[[KINDS[k], v], [KINDS[alone_masters[j][0]], alone_masters[j][1]]]
+             for i, (k, v) in enumerate(alone_masters) for j in range(i + 1, len(alone_masters))
+             if alone_masters[j][0] != k or supply[k] >= 2]
+    return [[[KINDS[k], v]] for k, v in alone_masters] + pairs
 
 
 def _has_action(state, seat):
@@ -212,9 +207,10 @@ def _has_action(state, seat):
 def _actions(state, seat):
     if state.phase == SETUP:
         return [{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _setup_places(state, seat)]
-    return ([{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _places(state, seat)]
-            + [{"seat": seat, "choose": {"recruit": students}} for students in _recruits(state, seat)]
-            + [{"seat": seat, "choose": {"journey": [v, w]}} for v, w in _journeys(state, seat)])
+    places, alone_masters, journeys = _open_options(state, seat)
+    return ([{"seat": seat, "choose": {"place": k, "village": v}} for k, v in places]
+            + [{"seat": seat, "choose": {"recruit": students}} for students in _recruits(state, seat, alone_masters)]
+            + [{"seat": seat, "choose": {"journey": [v, w]}} for v, w in journeys])
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
@@ -454,7 +450,7 @@ def view(state, viewer=PUBLIC):
     """Everything is open: every viewer sees the same board."""
     check_viewer(viewer, state.seats)
     journeys = [] if state.phase != PLAY else [
-        journey(state, a, b)[1] for a, b in _journeys(state, state.to_act)]
+        journey(state, a, b)[1] for a, b in _open_options(state, state.to_act)[2]]
     return {
         "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
         "result": result(state), "phase": state.phase, "to_act": state.to_act, "start": state.options["start"],
