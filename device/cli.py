@@ -214,6 +214,27 @@ def add_pinmap_option(parser):
 
 
 SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
+FIRST_THREADS = SPARE_THREADS + 16  # threads at start: more as phones follow live (growing_threads)
+
+
+def growing_threads(dispatcher, threads):
+    """`when_waiting(phones)` for the phones' changes: grows the server's `threads` (waitress's task dispatcher)
+    so SPARE_THREADS stay free beside the phones that wait, in steps of 16, up to WAITERS + SPARE_THREADS. A
+    thread costs memory and time to start: a box that few phones follow does not pay for hundreds. The spare
+    ones always leave a thread to answer the phone that asks to wait, and so to grow them. Never shrunk."""
+    from web_companion.streams import WAITERS
+
+    lock = threading.Lock()
+
+    def when_waiting(phones):
+        nonlocal threads
+        with lock:
+            if phones + SPARE_THREADS > threads:
+                threads = min(WAITERS + SPARE_THREADS, phones + SPARE_THREADS + 16)
+                dispatcher.set_thread_count(threads)
+    return when_waiting
+
+
 def bounded(kind, low, high):
     """An argparse type: a number of `kind` from `low` to `high`."""
     def parse(raw):
@@ -318,7 +339,6 @@ def serve(args):
     from engine.table import Table
     from engine.words import render
     from web_companion import create_app
-    from web_companion.streams import WAITERS
 
     from .box import Box
     from .config import ConfigError, load_pinmap
@@ -363,12 +383,14 @@ def serve(args):
             print(f"arbitro: {said('resuming', game=table.game, data=args.data)}", file=sys.stderr)
         try:
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
-            # for everything else. Idle connections cost no thread; poll() has no 1,024-descriptor limit.
+            # for everything else, grown as phones come. Idle connections cost no thread; poll() has no
+            # 1,024-descriptor limit.
             threading.stack_size(512 * 1024)
-            server = waitress.create_server(create_app(box, virtual=VirtualBox(box) if args.mock else None),
-                                            host=host, port=args.port,
-                                            threads=WAITERS + SPARE_THREADS, connection_limit=2000,
-                                            channel_timeout=60, asyncore_use_poll=True, ident="arbitro")
+            app = create_app(box, virtual=VirtualBox(box) if args.mock else None)
+            server = waitress.create_server(app, host=host, port=args.port, threads=FIRST_THREADS,
+                                            connection_limit=2000, channel_timeout=60, asyncore_use_poll=True,
+                                            ident="arbitro")
+            app.config["CHANGES"].when_waiting = growing_threads(server.task_dispatcher, FIRST_THREADS)
         except OSError as e:
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
         print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)

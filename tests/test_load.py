@@ -6,9 +6,11 @@ import selectors
 import socket
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+from device.cli import FIRST_THREADS, SPARE_THREADS
 from tests.browser import Server
 from tests.conftest import DIRECT_PINMAP
 
@@ -84,4 +86,25 @@ def test_300_streams_and_500_idle_connections_starve_nothing(tmp_path):
             streams.close()
         for sock in idle:
             sock.close()
+        server.stop()
+
+
+def threads_of(process):
+    return len(list(Path(f"/proc/{process.pid}/task").iterdir()))
+
+
+def test_the_server_starts_with_few_threads_and_grows_them_as_phones_follow_live(tmp_path):
+    server = Server(tmp_path / "data", "--pinmap", str(DIRECT_PINMAP))
+    streams = None
+    try:
+        at_start = threads_of(server.process)
+        assert at_start <= FIRST_THREADS + 8  # the server's, and the box's own few (display, buzzer, pads)
+        streams = Streams(server, 60)
+        streams.read(2)
+        assert all(seen for seen in streams.seen.values())  # every phone follows: none was kept waiting
+        assert threads_of(server.process) >= 60 + SPARE_THREADS  # a thread for each, and the spare ones still free
+        assert json.load(urllib.request.urlopen(server.url + "/api/table", timeout=5))
+    finally:
+        if streams:
+            streams.close()
         server.stop()

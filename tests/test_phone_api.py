@@ -153,13 +153,32 @@ def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
 
 
 def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, box):
-    app.config["CHANGES"].waiting = threading.BoundedSemaphore(1)
-    app.config["CHANGES"].waiting.acquire()
+    changes = app.config["CHANGES"]
+    changes.places = threading.BoundedSemaphore(1)
+    told = []
+    changes.when_waiting = told.append
+    assert changes.take_place() and told == [1]
     refused = app.test_client().get("/api/stream", headers={"Accept-Language": "it-IT"})
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
     assert refused.get_json() == {
         "code": "streams_full",
         "error": "Troppi telefoni seguono la partita in diretta: questo chiede le novità di tanto in tanto."}
+    assert told == [1]  # a phone refused a place is not counted
+
+
+def test_every_phone_that_starts_to_wait_is_counted_and_told_to_the_server(app, box):
+    changes, told = app.config["CHANGES"], []
+    changes.when_waiting = told.append
+    client = app.test_client()
+    streams = [client.get("/api/stream", buffered=False) for _ in range(3)]
+    for stream in streams:
+        next(stream.response)  # the stream has started: its phone waits
+    assert told == [1, 2, 3] and changes.waiters == 3
+    streams[0].close()
+    assert changes.waiters == 2
+    next(streams[1].response)
+    client.get("/api/stream", buffered=False)
+    assert told[-1] == 3
 
 
 def test_pages_speak_the_browser_language_and_switch(app):

@@ -42,11 +42,11 @@ def view_of(the_box, seat):
 @bp.get("/table")
 def table():
     since, changes = since_arg(), current_app.config["CHANGES"]
-    if since is not None and changes.waiting.acquire(blocking=False):  # no place to wait: answer at once
+    if since is not None and changes.take_place():  # no place to wait: answer at once
         try:
             changes.wait(since, LONG_POLL)
         finally:
-            changes.waiting.release()
+            changes.leave_place()
     _, encoded = encoded_view(box(), changes, request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE))
     return Response(encoded.json, mimetype="application/json")
 
@@ -64,7 +64,7 @@ def stream():
     When every place to wait is taken: 503, and the phone polls instead."""
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
-    if not changes.waiting.acquire(blocking=False):
+    if not changes.take_place():
         response = jsonify(error=word(language(), "streams_full"), code="streams_full")
         response.headers["Retry-After"] = "30"
         return response, 503
@@ -89,7 +89,7 @@ def stream():
     def release():  # once, when the server closes the response, whether or not it was ever read
         if not released:
             released.append(True)
-            changes.waiting.release()
+            changes.leave_place()
             log.info("a phone stopped following the game live (%s)", "seat" if wants_seat else "table")
 
     response = Response(events(), mimetype="text/event-stream",

@@ -1,8 +1,10 @@
 """Live updates: every phone waits on one condition that the table's and the display's subscriptions wake.
 
 Each phone that waits (a stream, a long poll) holds one of the server's threads, so waiting has a fixed number
-of places (`waiting`), fewer than the server's threads: whatever number of phones come, threads stay free for
-the pads' web twin, the host and every plain request. A phone beyond them is told to poll."""
+of places, fewer than the server's threads: whatever number of phones come, threads stay free for the pads' web
+twin, the host and every plain request. A phone beyond them is told to poll. The server need not start with a
+thread for every place: `when_waiting` hears how many phones wait each time one more does, and the composition
+root grows the server's threads to keep some free beside them."""
 import json
 import threading
 from typing import NamedTuple
@@ -19,7 +21,10 @@ class Changes:
     def __init__(self, table, display, waiters=WAITERS):
         self.table, self.display = table, display
         self._changed = threading.Condition()
-        self.waiting = threading.BoundedSemaphore(waiters)
+        self.places = threading.BoundedSemaphore(waiters)
+        self.waiters = 0  # phones holding a place
+        self.when_waiting = None  # callable(phones waiting), told as one more starts to wait
+        self._counting = threading.Lock()
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         table.subscribe(self._notify)
         display.subscribe(self._notify)
@@ -40,6 +45,22 @@ class Changes:
                 data = json.dumps(shown, ensure_ascii=False).encode()
                 cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
             return version, cache[viewer]
+
+    def take_place(self):
+        """A place for one more phone to wait in; False when every place is taken (the phone should poll)."""
+        if not self.places.acquire(blocking=False):
+            return False
+        with self._counting:
+            self.waiters += 1
+            waiting = self.waiters
+        if self.when_waiting is not None:
+            self.when_waiting(waiting)
+        return True
+
+    def leave_place(self):
+        with self._counting:
+            self.waiters -= 1
+        self.places.release()
 
     def _notify(self, _):
         with self._changed:
