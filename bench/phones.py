@@ -8,7 +8,7 @@ see) is compared with the baseline's; the refused ones (a button a player would 
 are measured apart and printed beside. Both servers start from compiled bytecode, as an install's (pip compiles
 it) does.
 
-Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40]`. Goals: CPU per press ≤ 1.0× the
+Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40] [--rounds 3]`. Goals: CPU per press ≤ 1.0× the
 baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than this machine."""
 import argparse
 import compileall
@@ -175,34 +175,46 @@ def first_answer(command):
         process.wait(timeout=10)
 
 
+GAMES = (("ponte", 3), ("biglietti", 12))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--presses", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    boxes = {}
-    for game, seats in (("ponte", 3), ("biglietti", 12)):
-        with tempfile.TemporaryDirectory() as data:
-            server = Server(Path(data), "--reveal-delay", "0")
-            try:
-                boxes[game, seats] = measure(server.port, server.process.pid,
-                                             lambda phones, mark: box_presses(server.port, phones, game, seats, mark),
-                                             args.presses, args.phones)
-            finally:
-                server.stop()
-    baseline, port = baseline_server()
-    try:
-        bare = measure(port, baseline.pid, lambda _, mark: baseline_presses(port, mark), args.presses, args.phones)
-    finally:
-        baseline.terminate()
-        baseline.wait(timeout=10)
+    rounds = {}  # what -> the measures of each round: the box's games and the baseline take turns, so a
+    # neighbour's load on this shared machine falls on all of them alike; medians are printed
+    for _ in range(args.rounds):
+        for game, seats in GAMES:
+            with tempfile.TemporaryDirectory() as data:
+                server = Server(Path(data), "--reveal-delay", "0")
+                try:
+                    rounds.setdefault((game, seats), []).append(measure(
+                        server.port, server.process.pid,
+                        lambda phones, mark: box_presses(server.port, phones, game, seats, mark),
+                        args.presses, args.phones))
+                finally:
+                    server.stop()
+        baseline, port = baseline_server()
+        try:
+            rounds.setdefault("baseline", []).append(measure(
+                port, baseline.pid, lambda _, mark: baseline_presses(port, mark), args.presses, args.phones))
+        finally:
+            baseline.terminate()
+            baseline.wait(timeout=10)
+    medians = {what: [statistics.median(column) for column in zip(*found)] for what, found in rounds.items()}
+    bare = medians.pop("baseline")
+    boxes = medians
     for part in ("engine", "device", "web_companion", "bench"):
         compileall.compile_dir(ROOT / part, quiet=1)
     with tempfile.TemporaryDirectory() as data:
         starts = [statistics.median(first_answer(command) for _ in range(3)) for command in (
             [sys.executable, "-m", "device.cli", "--mock", "--port", "{port}", "--data", data],
             [sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", "{port}"])]
-    print(f"{args.phones} phones, {args.presses} presses, the box against the baseline (ratio, goal):")
+    print(f"{args.phones} phones, {args.presses} presses, medians of {args.rounds} rounds, the box against the "
+          "baseline (ratio, goal):")
     for (game, seats), box in boxes.items():
         print(f"  {game}, {seats} seats: {box[4]:.1f} refused presses for each one the rules took (a button the "
               f"seat may not press now, or a cursor's move), {box[3]:.2f} ms of CPU each, not counted below:")
