@@ -281,7 +281,7 @@ def _advance(state):
             return state
         if state.phase in (ROLL, CATCH) and state.queue:
             return state
-        if state.phase in MOVE_PHASES and _movers(state):
+        if state.phase in MOVE_PHASES and current_actors(state):  # remembered: who acts is asked next
             return state
         state = _next_phase(state)
 
@@ -826,7 +826,7 @@ def apply(state, action):
         raise refuse("race_over")
     if "chance" in action:
         return _apply_chance(state, action)
-    keys = set(action)
+    keys = action.keys()
     if keys != CHOOSE_KEYS:
         extra = sorted(keys - CHOOSE_KEYS)
         raise shared("unknown_key", key=extra[0]) if extra else shared("missing_key", key=sorted(CHOOSE_KEYS - keys)[0])
