@@ -14,11 +14,12 @@ class SimulatedMatrix:
         if not isinstance(factory, MockFactory):
             raise TypeError("a simulated matrix needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         self.diodes = diodes
-        self.closed = set()  # (row, column) of each key held down
+        self.closed = frozenset()  # (row, column) of each key held down: replaced whole, so a read needs no lock
+        self._rows_of = {}  # column -> the rows its closed keys join it to (with diodes, all a read needs)
         self.reads = 0
         self.watched = set()  # the columns with an edge callback
-        # The virtual box closes keys from web threads while the scan reads them: one lock, or a scan may see
-        # the set change under it.
+        # The virtual box closes keys from web threads: one lock, or two at once may lose one's key. A scan
+        # reads what they replace whole, without it.
         self._lock = threading.Lock()
         # Each pin is one whose level this matrix decides. They must be made before the scanner asks for them,
         # as the factory keeps one pin object per number.
@@ -31,25 +32,29 @@ class SimulatedMatrix:
                 pin.matrix, pin.index = self, index
 
     def close(self, row, column):
-        with self._lock:
-            self.closed.add((row, column))
-        self.edges()
+        self._set_closed(lambda closed: closed | {(row, column)})
 
     def open(self, row, column):
+        self._set_closed(lambda closed: closed - {(row, column)})
+
+    def _set_closed(self, change):
         with self._lock:
-            self.closed.discard((row, column))
+            closed = change(self.closed)
+            rows_of = {}
+            for r, c in sorted(closed):
+                rows_of.setdefault(c, []).append(r)
+            self.closed, self._rows_of = closed, rows_of
         self.edges()
 
     def _driven_low(self, row):
-        pin = self.rows[row]
-        return pin.function == "output" and not pin.state
+        pin = self.rows[row]  # read as the mock pin keeps it: a scan asks this for every row and column
+        return pin._function == "output" and not pin._state
 
     def pulls_low(self, column):
         """Whether a closed path leads the column to a row driven low."""
-        with self._lock:
-            closed = frozenset(self.closed)
         if self.diodes:
-            return any(self._driven_low(r) for r, c in closed if c == column)
+            return any(self._driven_low(r) for r in self._rows_of.get(column, ()))
+        closed = self.closed
         seen_rows, seen_columns, frontier = set(), {column}, [column]
         while frontier:  # every row and column the closed keys join to this column
             c = frontier.pop()
@@ -70,8 +75,7 @@ class SimulatedMatrix:
             return
         columns = range(len(self.columns))
         if row is not None and self.diodes:
-            with self._lock:
-                columns = sorted({c for r, c in self.closed if r == row})
+            columns = sorted({c for r, c in self.closed if r == row})
         for column in columns:
             pin = self.columns[column]
             if pin.when_changed is not None:
