@@ -280,3 +280,16 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
         assert next(seat_stream) != events.pop() and client.get("/api/table?view=seat").status_code == 200
         assert renders == ["public", 1] and len(encodings) == 2
         assert json.loads(polled.pop())["version"] == box.table.version
+
+
+def test_a_phone_still_follows_when_the_server_cannot_add_threads(app, box, caplog):
+    changes = app.config["CHANGES"]
+
+    def no_threads(phones):
+        raise RuntimeError("can't start new thread")
+    changes.when_waiting = no_threads
+    stream = app.test_client().get("/api/stream", buffered=False)
+    assert stream.status_code == 200 and next(stream.response).startswith(b"retry:")
+    assert changes.waiters == 1 and "could not make room" in caplog.text
+    stream.close()
+    assert changes.waiters == 0

@@ -6,8 +6,11 @@ twin, the host and every plain request. A phone beyond them is told to poll. The
 thread for every place: `when_waiting` hears how many phones wait each time one more does, and the composition
 root grows the server's threads to keep some free beside them."""
 import json
+import logging
 import threading
 from typing import NamedTuple
+
+log = logging.getLogger(__name__)
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
 
@@ -54,7 +57,10 @@ class Changes:
             self.waiters += 1
             waiting = self.waiters
         if self.when_waiting is not None:
-            self.when_waiting(waiting)
+            try:
+                self.when_waiting(waiting)
+            except Exception:  # no more threads to be had (memory): this phone has one already, and waits
+                log.exception("could not make room for more phones to follow live")
         return True
 
     def leave_place(self):
