@@ -75,11 +75,11 @@ def test_an_error_in_a_press_handler_does_not_end_the_scan_thread(pin_factory, c
     pads = simulated_pads(pin_factory, on_seat, print)
     pads.start()
     try:
-        for _ in range(3):
+        for _ in range(3):  # each press and release waited out as the scan thread debounces it, however slow
             pads.simulated.close(4, 2)
-            time.sleep(0.1)
+            assert pads.scanner.settle((4, 2), True, timeout=10)
             pads.simulated.open(4, 2)
-            time.sleep(0.1)
+            assert pads.scanner.settle((4, 2), False, timeout=10)
         assert taken == [(4, 3)] and pads.scanner._thread.is_alive()
         assert caplog.text.count("a handler failed") == 1  # logged once, however often it happens
     finally:
