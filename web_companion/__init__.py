@@ -15,14 +15,13 @@ from .viewers import language
 
 def create_app(box, *, virtual=None):
     """The web app of `box`; in mock mode `virtual` is the virtual box (device/virtual_box.py) its page works."""
-    mock = virtual is not None
     app = Flask(__name__)
-    app.config.update(BOX=box, MOCK=mock, VIRTUAL=virtual)
+    app.config.update(BOX=box, VIRTUAL=virtual)
     app.json.sort_keys = False
     init_app(app, box)
     for blueprint in (pages.bp, api.bp, seat.bp, host.bp):
         app.register_blueprint(blueprint)
-    if mock:
+    if virtual is not None:  # mock mode
         app.register_blueprint(virtual_box.bp)
 
     @app.errorhandler(HTTPException)
