@@ -1,6 +1,5 @@
 """The phone companion's HTTP side: claims, seat views and picks, host controls, live updates, pages."""
 import json
-import threading
 
 import pytest
 
@@ -154,7 +153,7 @@ def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
 
 def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, box):
     changes = app.config["CHANGES"]
-    changes.places = threading.BoundedSemaphore(1)
+    changes.places = 1
     told = []
     changes.when_waiting = told.append
     assert changes.take_place() and told == [1]

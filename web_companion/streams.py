@@ -24,7 +24,7 @@ class Changes:
     def __init__(self, table, display, waiters=WAITERS):
         self.table, self.display = table, display
         self._changed = threading.Condition()
-        self.places = threading.BoundedSemaphore(waiters)
+        self.places = waiters  # how many phones may wait at once
         self.waiters = 0  # phones holding a place
         self.when_waiting = None  # callable(phones waiting), told as one more starts to wait
         self._counting = threading.Lock()
@@ -51,9 +51,9 @@ class Changes:
 
     def take_place(self):
         """A place for one more phone to wait in; False when every place is taken (the phone should poll)."""
-        if not self.places.acquire(blocking=False):
-            return False
         with self._counting:
+            if self.waiters >= self.places:
+                return False
             self.waiters += 1
             waiting = self.waiters
         if self.when_waiting is not None:
@@ -66,7 +66,6 @@ class Changes:
     def leave_place(self):
         with self._counting:
             self.waiters -= 1
-        self.places.release()
 
     def _notify(self, _):
         with self._changed:
