@@ -163,7 +163,7 @@ def _open_options(state, seat):
     of its masters that it has a tile for, (kind index, village) of each of its masters alone with a tile to
     join it, (village, neighbour) of each journey its students may make)."""
     supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
-    places, alone_masters, journeys = [], [], []
+    linked, places, alone_masters, journeys = links(state), [], [], []
     for v, spaces in enumerate(state.spaces):
         teaching, travelling = alone in spaces, student in spaces
         if not (teaching or travelling) or state.stones[v]:
@@ -173,7 +173,7 @@ def _open_options(state, seat):
         if teaching:
             alone_masters += [(k, v) for k, space in enumerate(spaces) if space == alone and supply[k]]
         if travelling:
-            journeys += [(v, w) for w in links(state).get(v, ())]
+            journeys += [(v, w) for w in linked.get(v, ())]
     return places, alone_masters, journeys
 
 
@@ -190,17 +190,14 @@ def _has_action(state, seat):
     """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
     supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
-    bridged = None
     for v, spaces in enumerate(state.spaces):
         if state.stones[v] or not (alone in spaces or student in spaces):
             continue
         for k, space in enumerate(spaces):
             if supply[k] and (space == EMPTY or space == alone):
                 return True
-        if student in spaces:
-            bridged = bridged or {x for bridge in state.bridges for x in bridge}
-            if v in bridged:
-                return True
+        if student in spaces and v in links(state):  # a bridge still stands from here
+            return True
     return False
 
 
