@@ -8,8 +8,9 @@ see) is compared with the baseline's; the refused ones (a button a player would 
 are measured apart and printed beside. Both servers start from compiled bytecode, as an install's (pip compiles
 it) does.
 
-Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40] [--rounds 3]`. Goals: CPU per press ≤ 1.0× the
-baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than this machine."""
+Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40] [--rounds 3]`. Goals: CPU per
+press ≤ 1.0× the baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than
+this machine."""
 import argparse
 import compileall
 import http.client

@@ -214,12 +214,13 @@ def add_pinmap_option(parser):
 
 
 SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
-FIRST_THREADS = SPARE_THREADS + 16  # threads at start: more as phones follow live (growing_threads)
+MORE_THREADS = 16  # threads added at a time, as phones follow live (growing_threads)
+FIRST_THREADS = SPARE_THREADS + MORE_THREADS  # threads at start
 
 
 def growing_threads(dispatcher, threads):
     """`when_waiting(phones)` for the phones' changes: grows the server's `threads` (waitress's task dispatcher)
-    so SPARE_THREADS stay free beside the phones that wait, in steps of 16, up to WAITERS + SPARE_THREADS. A
+    so SPARE_THREADS stay free beside the phones that wait, MORE_THREADS at a time, up to WAITERS + SPARE_THREADS. A
     thread costs memory and time to start: a box that few phones follow does not pay for hundreds. The spare
     ones always leave a thread to answer the phone that asks to wait, and so to grow them. Never shrunk."""
     from web_companion.streams import WAITERS
@@ -230,7 +231,7 @@ def growing_threads(dispatcher, threads):
         nonlocal threads
         with lock:
             if phones + SPARE_THREADS > threads:
-                threads = min(WAITERS + SPARE_THREADS, phones + SPARE_THREADS + 16)
+                threads = min(WAITERS + SPARE_THREADS, phones + SPARE_THREADS + MORE_THREADS)
                 dispatcher.set_thread_count(threads)
     return when_waiting
 

@@ -105,8 +105,8 @@ class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
     on_host(name); releases reach on_release(key). Each key is named ("seat", seat, button) or ("host", name).
     What a press or release did (its handler's answer) is told to `when_outcome(key, outcome)` when one is set
-    (the virtual box answers a click with it). No error in a handler ends the thread that reads the pins: it is logged (once for each
-    kind of error) and the next press is read as usual."""
+    (the virtual box answers a click with it). No error in a handler ends the thread that reads the pins: it is
+    logged (once for each kind of error) and the next press is read as usual."""
 
     def __init__(self, on_seat, on_host, on_release=None):
         self._on_seat, self._on_host, self._on_release = on_seat, on_host, on_release
