@@ -148,8 +148,8 @@ class Journal:
             self._lockfile.close()
 
     def _write(self, rows, held=(), started=None, seed=None):
-        """One transaction: `rows` (game, kind, body) appended, the game's held pick cleared by each (or set
-        by `held`: (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
+        """One transaction: `rows` (game, kind, body) appended, a game's held pick set or cleared (`held`:
+        (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
         with self._lock:
             try:
@@ -161,7 +161,6 @@ class Journal:
                 for game, kind, body in rows:
                     self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
                                      (game, kind, json.dumps(body, ensure_ascii=False)))
-                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
                 if held:
                     game, body = held
                     self._db.execute("DELETE FROM held WHERE game = ?", (game,))
@@ -185,14 +184,16 @@ class Journal:
             game = self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0]
         ended = [(end, "end", {})] if end is not None else []
         return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines],
+                                 held=(end, None) if end is not None else (),
                                  started=(game, at) if at else None, seed=seed and (game, seed.hex()))
 
-    def append(self, game, lines):
-        """Journal applied lines of one input together; returns the new version."""
-        return self._write([(game, "line", line) for line in lines])
+    def append(self, game, lines, revealed=False):
+        """Journal applied lines of one input together; returns the new version. `revealed`: they begin with the
+        game's held pick, which is no longer held. Another seat's line during the reveal delay leaves it held."""
+        return self._write([(game, "line", line) for line in lines], held=(game, None) if revealed else ())
 
     def end_game(self, game):
-        return self._write([(game, "end", {})])
+        return self._write([(game, "end", {})], held=(game, None))
 
     def hold(self, game, line):
         """Keep the held pick of `game` (None: there is none any more), durably, before it is acknowledged;

@@ -326,7 +326,7 @@ class Table:
         record.apply(line)
         lines = [line] + self._sample_chance(record, self._dice)
         try:
-            version = self._journaled(lambda: self._journal.append(self._game_id, lines))
+            version = self._journaled(lambda: self._journal.append(self._game_id, lines, revealed=revealing))
         except Exception:
             # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
             self._game_id, self._record, self._dice = self._load()

@@ -234,6 +234,25 @@ def test_a_held_pick_survives_a_power_cut_inside_the_reveal_delay(tmp_path, cloc
     assert Table(Journal(path)).view()["history"][0]["reveal"] == [SALTO, SCATTO, VERTIGINI]
 
 
+def test_a_held_pick_survives_a_power_cut_after_another_seat_changes_its_pick(tmp_path, clock):
+    """Defect (found by the kill -9 test, 1 run in 4): another seat's change inside the reveal delay was journaled
+    in a write that also cleared the held pick, so a power cut before the reveal lost an acknowledged pick."""
+    path = tmp_path / "j.sqlite3"
+    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    press(table, 0, 1)
+    press(table, 1, 2)
+    assert press(table, 2, 3) == "held"
+    assert press(table, 0, 4) == "applied"  # seat 1 changes its mind during the delay
+    table._journal.close()  # the power goes before the reveal
+    clock.jobs.clear()
+    again = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    assert again.view()["locked"] == [0, 1, 2] and again.view(2)["my_pick"] == PAURA
+    clock.advance(1.0)
+    assert again.view()["history"][0]["reveal"] == [PRUDENTE, SCATTO, PAURA]
+    again.close()
+
+
 def test_undo_never_rerolls_the_event_even_after_a_restart(tmp_path):
     """Defect: undo dropped the drawn event and the next action drew a new one."""
     path = tmp_path / "j.sqlite3"
