@@ -216,6 +216,11 @@ def add_pinmap_option(parser):
 SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
 MORE_THREADS = 16  # threads added at a time, as phones follow live (growing_threads)
 FIRST_THREADS = SPARE_THREADS + MORE_THREADS  # threads at start
+# Waitress's settings. Idle connections cost no thread; poll() has no 1,024-descriptor limit. A connection
+# stays read while its request is served (the lookahead): a phone that leaves its stream is seen at once, and
+# its place is free at the next change instead of the next keep-alive.
+SERVER = {"connection_limit": 2000, "channel_timeout": 60, "asyncore_use_poll": True,
+          "channel_request_lookahead": 1, "ident": "arbitro"}
 
 
 def growing_threads(dispatcher, threads):
@@ -384,13 +389,10 @@ def serve(args):
             print(f"arbitro: {said('resuming', game=table.game, data=args.data)}", file=sys.stderr)
         try:
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
-            # for everything else, grown as phones come. Idle connections cost no thread; poll() has no
-            # 1,024-descriptor limit.
+            # for everything else, grown as phones come.
             threading.stack_size(512 * 1024)
             app = create_app(box, virtual=VirtualBox(box) if args.mock else None)
-            server = waitress.create_server(app, host=host, port=args.port, threads=FIRST_THREADS,
-                                            connection_limit=2000, channel_timeout=60, asyncore_use_poll=True,
-                                            ident="arbitro")
+            server = waitress.create_server(app, host=host, port=args.port, threads=FIRST_THREADS, **SERVER)
             app.config["CHANGES"].when_waiting = growing_threads(server.task_dispatcher, FIRST_THREADS)
         except OSError as e:
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None

@@ -138,17 +138,23 @@ class Side:
         self.streams = {viewer: iter(self.phones[viewer].get(
             "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
             for viewer in self.viewers}
+        self.seen = dict.fromkeys(self.viewers)  # the version of the last view each stream sent
 
     def served(self, viewer):
-        """Everything `viewer` is served now: its GETs and the stream events since the last look."""
+        """Everything `viewer` is served now: its GETs and the stream events since the last look, up to the
+        table's version (the box writes them from a thread of its own)."""
         phone = self.phones[viewer]
         paths = {PUBLIC: ["/api/table", "/box/oled.png", "/box/layout"],
                  HOST: ["/api/table", "/api/host", "/api/host/seats", "/api/host/log"]}
         bodies = [phone.get(path).get_data() for path in paths.get(viewer, ["/api/table?view=seat"])]
         while True:
             chunk = next(self.streams[viewer]).decode()
+            if chunk.startswith("id: "):
+                self.seen[viewer] = int(chunk[4:chunk.index("\n")])
             if chunk == ": keep-alive\n\n":
-                break
+                if self.seen[viewer] == self.box.table.version:
+                    break
+                continue
             bodies.append(chunk.encode())
         return bodies
 

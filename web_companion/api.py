@@ -1,12 +1,12 @@
 """The JSON API everyone may read: the public view (long-poll with ?since=), the live stream, the box's health,
 the games."""
-import json
 import logging
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.games import GAMES
 
+from .streams import Follower, connection_writer
 from .texts import word
 from .viewers import SEAT_COOKIE, box, fail, language, seat_of
 
@@ -69,26 +69,19 @@ def stream():
         response.headers["Retry-After"] = "30"
         return response, 503
 
+    follower = Follower(lambda: encoded_view(the_box, changes, wants_seat, token), connection_writer(request.environ))
+
     def events():
-        version = health = None
         yield b"retry: 2000\n\n"
-        while True:
-            if (version == the_box.table.version and health == changes.health()
-                    and not changes.wait(version, KEEP_ALIVE, health)):
-                yield b": keep-alive\n\n"
-                continue
-            if health != changes.health():
-                health = changes.health()
-                yield f"event: box\ndata: {json.dumps(health)}\n\n".encode()
-            if version != the_box.table.version:
-                version, encoded = encoded_view(the_box, changes, wants_seat, token)
-                yield encoded.event
+        changes.follow(follower)  # only now: the response's headers are out, events may follow them
+        yield from follower.events(KEEP_ALIVE)
 
     released = []
 
     def release():  # once, when the server closes the response, whether or not it was ever read
         if not released:
             released.append(True)
+            changes.unfollow(follower)
             changes.leave_place()
             log.info("a phone stopped following the game live (%s)", "seat" if wants_seat else "table")
 

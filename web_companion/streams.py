@@ -1,10 +1,15 @@
-"""Live updates: every phone waits on one condition that the table's and the display's subscriptions wake.
+"""Live updates. A long poll waits on one condition that the table's and the display's subscriptions wake. The
+phones that follow live (`Follower`s) are written to by one thread of their own, once per change: each viewer's
+view is rendered and encoded once, and under waitress each phone's event goes straight to its connection, so a
+change wakes no phone's thread (with 50 phones, that was most of a press's cost).
 
-Each phone that waits (a stream, a long poll) holds one of the server's threads, so waiting has a fixed number
-of places, fewer than the server's threads: whatever number of phones come, threads stay free for the pads' web
-twin, the host and every plain request. A phone beyond them is told to poll. The server need not start with a
-thread for every place: `when_waiting` hears how many phones wait each time one more does, and the composition
-root grows the server's threads to keep some free beside them."""
+Each phone that waits (a stream, a long poll) still holds one of the server's threads: waitress keeps a
+response open only while its thread is in it. So waiting has a fixed number of places, fewer than the server's
+threads: whatever number of phones come, threads stay free for the pads' web twin, the host and every plain
+request. A phone beyond them is told to poll. The server need not start with a thread for every place:
+`when_waiting` hears how many phones wait each time one more does, and the composition root grows the server's
+threads to keep some free beside them."""
+import collections
 import json
 import logging
 import threading
@@ -13,6 +18,8 @@ from typing import NamedTuple
 log = logging.getLogger(__name__)
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
+STALLED = 1 << 20  # bytes a phone may leave unread before the box stops writing to it
+KEEP_ALIVE_EVENT = b": keep-alive\n\n"
 
 
 class Encoded(NamedTuple):
@@ -29,6 +36,9 @@ class Changes:
         self.when_waiting = None  # callable(phones waiting), told as one more starts to wait
         self._counting = threading.Lock()
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
+        self._followers = set()
+        self._pending = False  # a change the followers have not been sent yet
+        self._writer = None  # the followers' thread, started with the first one
         table.subscribe(self._notify)
         display.subscribe(self._notify)
 
@@ -69,7 +79,45 @@ class Changes:
 
     def _notify(self, _):
         with self._changed:
+            self._pending = True
             self._changed.notify_all()
+
+    def follow(self, follower):
+        """Send `follower` every change from now on, starting with the box's health and the view as they are."""
+        with self._changed:
+            self._followers.add(follower)
+            self._pending = True
+            self._changed.notify_all()
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_changes, name="phones", daemon=True)
+                self._writer.start()
+
+    def unfollow(self, follower):
+        with self._changed:
+            self._followers.discard(follower)
+
+    def _write_changes(self):
+        box_event = (None, None)  # (health, as a `box` event)
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._pending)
+                self._pending = False
+                followers = list(self._followers)
+            health = self.health()
+            if box_event[0] != health:
+                box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
+            for follower in followers:
+                try:
+                    if follower.health != health:
+                        follower.send(box_event[1])
+                        follower.health = health
+                    if follower.version != self.table.version:
+                        follower.version, encoded = follower.view()
+                        follower.send(encoded.event)
+                except Exception as e:  # the phone is gone, or reads no more: its own thread ends its response
+                    log.debug("a phone's stream ended: %s: %s", type(e).__name__, e)
+                    self.unfollow(follower)
+                    follower.end()
 
     def health(self):
         """What the phones say about the box itself (not the game): whether its display answers, and whether
@@ -82,3 +130,55 @@ class Changes:
         with self._changed:
             return self._changed.wait_for(
                 lambda: self.table.version != since or (health is not None and self.health() != health), timeout)
+
+
+class Follower:
+    """A phone following live. `view()` returns (version, Encoded): what it may see now. `send(bytes)` writes an
+    event to its connection from the followers' thread (raising once the phone is gone); without one (a server
+    other than waitress, the tests' client) events queue for the phone's own thread to yield from `events`."""
+
+    def __init__(self, view, send=None):
+        self.view, self._send = view, send
+        self.version = self.health = None  # what it was sent last
+        self._queued = collections.deque()
+        self._woken = threading.Event()
+        self._ended = False
+
+    def send(self, data):
+        if self._send is None:
+            self._queued.append(data)
+            self._woken.set()
+        else:
+            self._send(data)
+
+    def end(self):
+        self._ended = True
+        self._woken.set()
+
+    def events(self, keep_alive):
+        """What the phone's own thread writes: the queued events, a comment every `keep_alive` seconds without
+        one (which also finds a phone that left), until the followers' thread ends it."""
+        while not self._ended:
+            if not self._woken.wait(keep_alive):
+                yield KEEP_ALIVE_EVENT
+                continue
+            self._woken.clear()
+            while self._queued:
+                yield self._queued.popleft()
+
+
+def connection_writer(environ):
+    """Under waitress, a callable that writes a response's next bytes to its connection from any thread, framed as
+    waitress frames them (chunked under HTTP/1.1, as a response of unknown length is); None elsewhere. Waitress
+    gives no handle on the connection but the documented `waitress.client_disconnected` callable, the bound
+    method of the connection's channel, whose `write_soon` its own threads write through."""
+    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+    if not hasattr(channel, "write_soon"):
+        return None
+    chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
+
+    def write(data):
+        if channel.total_outbufs_len > STALLED:  # write_soon would block until the phone reads
+            raise ConnectionError(f"{channel.total_outbufs_len} bytes unread")
+        channel.write_soon(b"%X\r\n%s\r\n" % (len(data), data) if chunked else data)
+    return write

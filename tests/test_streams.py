@@ -1,0 +1,111 @@
+"""Phones following live under waitress, the server the box runs: the box writes each change to every phone's
+connection from one thread of its own, without waking the phones' threads; a phone that left or reads no more
+is dropped at the next change."""
+import http.client
+import threading
+import time
+
+import pytest
+import waitress
+from waitress.channel import HTTPChannel
+
+from device.cli import SERVER
+from tests.conftest import virtual
+from web_companion import create_app, streams
+
+
+@pytest.fixture
+def box(make_box):
+    made = make_box()
+    made.table.new_game("ponte", 4)
+    return made
+
+
+@pytest.fixture
+def served(box):
+    """(app, port): the web app on a waitress server of its own, set as the box sets it."""
+    app = create_app(box)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8, **SERVER)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server.effective_port
+    server.close()
+
+
+def follow(port):
+    """A phone's stream, read as a browser does (http.client undoes the chunked framing, or fails on a bad one)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/stream")
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Transfer-Encoding") == "chunked"
+    return connection, response
+
+
+def read_until_view(response, version):
+    """The stream's lines up to the `view` event of `version`."""
+    lines = []
+    while not lines or lines[-1] != b"id: %d\n" % version:
+        lines.append(response.readline())
+    assert response.readline() == b"event: view\n" and response.readline().startswith(b"data: {")
+    return lines
+
+
+def settled(condition, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def test_a_change_reaches_every_phone_from_one_thread_without_waking_theirs(box, served, monkeypatch):
+    app, port = served
+    writes = []
+    write_soon = HTTPChannel.write_soon
+    monkeypatch.setattr(HTTPChannel, "write_soon", lambda channel, data: (
+        writes.append((threading.current_thread().name, data)), write_soon(channel, data))[1])
+    phones = [follow(port) for _ in range(5)]
+    for _, response in phones:
+        read_until_view(response, box.table.version)
+    before = box.table.version
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+    version = box.table.version
+    assert version > before
+    for _, response in phones:
+        read_until_view(response, version)
+    view = [thread for thread, data in writes if b"id: %d\nevent: view" % version in data]
+    assert view == ["phones"] * 5  # the box's one thread; no phone's own thread woke to write it
+    for connection, response in phones:
+        response.close(), connection.close()
+
+
+def test_a_phone_that_left_is_let_go_at_the_next_change(box, served):
+    app, port = served
+    changes = app.config["CHANGES"]
+    connection, response = follow(port)
+    read_until_view(response, box.table.version)
+    assert changes.waiters == 1
+    response.close(), connection.close()
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+    # its place back at once, not at the next keep-alive (15 s): its response has ended
+    assert settled(lambda: changes.waiters == 0, timeout=5)
+
+
+def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
+    app = create_app(box)
+
+    class Channel:  # a waitress connection whose phone reads no more: its unsent bytes pile up
+        total_outbufs_len = streams.STALLED + 1
+
+        def check_client_disconnected(self):
+            return False
+
+        def write_soon(self, data):
+            raise AssertionError("written to a phone that reads no more")
+
+    response = app.test_client().get("/api/stream", buffered=False, environ_overrides={
+        "waitress.client_disconnected": Channel().check_client_disconnected})
+    chunks = iter(response.response)
+    assert next(chunks) == b"retry: 2000\n\n"
+    assert list(chunks) == []  # its stream ends, and nothing more is written to it
+    response.close()
+    assert app.config["CHANGES"].waiters == 0
