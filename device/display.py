@@ -1,17 +1,28 @@
 """Drawing screens on a 128×64 1-bit canvas, and the luma devices that show them."""
 import io
 import logging
+import sys
 import threading
 
-from gpiozero import DigitalOutputDevice
-from gpiozero.exc import GPIOZeroError
-from luma.core.error import Error as LumaError
-from PIL import Image, ImageDraw, ImageFont
+# The box draws 1-bit frames in Pillow's bitmap font and writes PNG only (the virtual box's OLED). Pillow would
+# also load FreeType with its fonts module and four more codecs with its first image: 1.9 MB of a Pi Zero's
+# memory, never used. Kept out, Pillow goes on without them as when it is built without them.
+for _unused in ("PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
+                "PIL.PpmImagePlugin"):
+    sys.modules.setdefault(_unused, None)
+
+from gpiozero import DigitalOutputDevice  # noqa: E402 (after the modules kept out)
+from gpiozero.exc import GPIOZeroError  # noqa: E402
+from luma.core.error import Error as LumaError  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
+from . import qr  # noqa: E402
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
 FONT = ImageFont.load_default_imagefont()  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
-QR_SIZE = (25 + 4) * 2
+QR_BORDER = 2  # modules of quiet zone around the QR code
+QR_SIZE = (qr.SIZE + 2 * QR_BORDER) * 2
 GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11-row cell
 COMPACT_BAR = 8  # a title bar that leaves a picture 56 rows: the 7 glyph rows and one below
 
@@ -43,13 +54,12 @@ def draw_screen(draw, screen):
 
 def _draw_qr(draw, screen):
     """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square."""
-    import segno  # a QR code is drawn on a few screens only: not loaded at start
-
-    qr = segno.make_qr(screen.qr, version=2)
-    for y, row in enumerate(qr.matrix_iter(scale=2, border=2)):
-        for x, dark in enumerate(row):
-            if not dark:
-                draw.point((x, y + 3), fill="white")
+    draw.rectangle((0, 3, QR_SIZE - 1, QR_SIZE + 2), fill="white")
+    for row, modules in enumerate(qr.matrix(screen.qr)):
+        for column, dark in enumerate(modules):
+            if dark:
+                x, y = 2 * (column + QR_BORDER), 3 + 2 * (row + QR_BORDER)
+                draw.rectangle((x, y, x + 1, y + 1), fill="black")
     draw.text((QR_SIZE + 4, 0), screen.title, font=FONT, fill="white")
     for row, line in enumerate(screen.lines):
         draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), line, font=FONT, fill="white")
