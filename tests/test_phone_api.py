@@ -268,8 +268,9 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
         assert next(stream) == b"retry: 2000\n\n" and next(stream).startswith(b"event: box")
         assert next(stream).startswith(b"id: %d\nevent: view" % box.table.version)
     renders, encodings = [], []
-    view, dumps = api.view_of, json.dumps  # the phones' renders (the OLED renders its own)
-    monkeypatch.setattr(api, "view_of", lambda the_box, seat: (renders.append(seat), view(the_box, seat))[1])
+    changes, dumps = app.config["CHANGES"], json.dumps
+    view = changes.view  # the phones' renders (the OLED renders its own)
+    monkeypatch.setattr(changes, "view", lambda viewer: (renders.append(viewer), view(viewer))[1])
     monkeypatch.setattr("web_companion.streams.json.dumps",  # views (the box's health is encoded as it changes)
                         lambda shown, **k: (encodings.append("version" in shown), dumps(shown, **k))[1])
     for version in range(3):  # three presses: each version rendered once per viewer, however many follow it
@@ -279,7 +280,7 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
         polled = {client.get("/api/table").data for _ in range(10)}
         assert len(events) == 1 and len(polled) == 1
         assert next(seat_stream) != events.pop() and client.get("/api/table?view=seat").status_code == 200
-        assert sorted(renders, key=str) == [1, None] and encodings.count(True) == 2
+        assert sorted(renders, key=str) == [1, "public"] and encodings.count(True) == 2
         assert json.loads(polled.pop())["version"] == box.table.version
 
 

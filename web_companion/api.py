@@ -5,6 +5,7 @@ import logging
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.games import GAMES
+from engine.rules import PUBLIC
 
 from .streams import Follower, connection_writer
 from .texts import word
@@ -26,17 +27,10 @@ def since_arg():
         fail(400, "since_number", value=raw)
 
 
-def encoded_view(the_box, changes, wants_seat, token):
-    """The seat's view for a phone that holds a seat and asks for it (?view=seat), else the public one: (version,
-    Encoded), shared by every phone that asks for it at that version."""
+def viewer_of(the_box, wants_seat, token):
+    """The seat of a phone that holds one and asks for its view (?view=seat), else "public"."""
     seat = seat_of(the_box, token) if wants_seat else None  # each time: a token may lose its seat
-    return changes.encoded("public" if seat is None else seat, lambda: view_of(the_box, seat))
-
-
-def view_of(the_box, seat):
-    if seat is None:  # the same keys as `arbitro replay --json`, plus the version
-        return the_box.table.view("public")
-    return {**the_box.table.view(seat), "viewer": seat}
+    return PUBLIC if seat is None else seat
 
 
 @bp.get("/table")
@@ -47,7 +41,8 @@ def table():
             changes.wait(since, LONG_POLL)
         finally:
             changes.leave_place()
-    _, encoded = encoded_view(box(), changes, request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE))
+    viewer = viewer_of(box(), request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE))
+    _, encoded = changes.encoded(viewer)
     return Response(encoded.json, mimetype="application/json")
 
 
@@ -69,7 +64,7 @@ def stream():
         response.headers["Retry-After"] = "30"
         return response, 503
 
-    follower = Follower(lambda: encoded_view(the_box, changes, wants_seat, token), connection_writer(request.environ))
+    follower = Follower(lambda: viewer_of(the_box, wants_seat, token), connection_writer(request.environ))
 
     def events():
         yield b"retry: 2000\n\n"

@@ -15,6 +15,8 @@ import logging
 import threading
 from typing import NamedTuple
 
+from engine.rules import PUBLIC
+
 log = logging.getLogger(__name__)
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
@@ -39,12 +41,13 @@ class Changes:
         self._followers = set()
         self._pending = False  # a change the followers have not been sent yet
         self._writer = None  # the followers' thread, started with the first one
-        table.subscribe(self._notify)
+        table.subscribe(self._table_changed)
         display.subscribe(self._notify)
 
-    def encoded(self, viewer, render):
-        """`viewer`'s view at the table's version, as JSON and as a stream's `view` event: rendered (`render()`)
-        and encoded once per version, whoever asks, polling or following live. Returns (version, Encoded)."""
+    def encoded(self, viewer):
+        """`viewer`'s view ("public" or a seat) at the table's version, as JSON and as a stream's `view` event:
+        rendered and encoded once per version, whoever asks, polling or following live. Returns (version,
+        Encoded)."""
         version, cache = self._encoded  # most phones find it here, without queueing for the table's lock
         if version == self.table.version and viewer in cache:
             return version, cache[viewer]
@@ -54,10 +57,16 @@ class Changes:
                 self._encoded = (version, {})
             cache = self._encoded[1]
             if viewer not in cache:
-                shown = render()
+                shown = self.view(viewer)
                 data = json.dumps(shown, ensure_ascii=False).encode()
                 cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
             return version, cache[viewer]
+
+    def view(self, viewer):
+        """The public view (the keys of `arbitro replay --json`, plus the version), or a seat's own."""
+        if viewer == PUBLIC:
+            return self.table.view(PUBLIC)
+        return {**self.table.view(viewer), "viewer": viewer}
 
     def take_place(self):
         """A place for one more phone to wait in; False when every place is taken (the phone should poll)."""
@@ -76,6 +85,15 @@ class Changes:
     def leave_place(self):
         with self._counting:
             self.waiters -= 1
+
+    def _table_changed(self, _):
+        """Under the table's lock, as the change is made: the views the followers want are rendered now, so
+        their thread writes them without waiting for the rest of the press (the OLED, the sounds)."""
+        with self._changed:
+            followers = list(self._followers)
+        for viewer in {follower.viewer() for follower in followers}:
+            self.encoded(viewer)
+        self._notify(None)
 
     def _notify(self, _):
         with self._changed:
@@ -112,7 +130,7 @@ class Changes:
                         follower.send(box_event[1])
                         follower.health = health
                     if follower.version != self.table.version:
-                        follower.version, encoded = follower.view()
+                        follower.version, encoded = self.encoded(follower.viewer())
                         follower.send(encoded.event)
                 except Exception as e:  # the phone is gone, or reads no more: its own thread ends its response
                     log.debug("a phone's stream ended: %s: %s", type(e).__name__, e)
@@ -133,12 +151,13 @@ class Changes:
 
 
 class Follower:
-    """A phone following live. `view()` returns (version, Encoded): what it may see now. `send(bytes)` writes an
-    event to its connection from the followers' thread (raising once the phone is gone); without one (a server
-    other than waitress, the tests' client) events queue for the phone's own thread to yield from `events`."""
+    """A phone following live. `viewer()` says whose view it may see now ("public" or a seat: a phone's token
+    may lose its seat). `send(bytes)` writes an event to its connection from the followers' thread (raising once
+    the phone is gone); without one (a server other than waitress, the tests' client) events queue for the
+    phone's own thread to yield from `events`."""
 
-    def __init__(self, view, send=None):
-        self.view, self._send = view, send
+    def __init__(self, viewer, send=None):
+        self.viewer, self._send = viewer, send
         self.version = self.health = None  # what it was sent last
         self._queued = collections.deque()
         self._woken = threading.Event()
