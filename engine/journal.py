@@ -77,8 +77,8 @@ class Journal:
                 self._give_up()
                 raise JournalError(f"the journal {self.path} is in format {found}, newer than this box's "
                                    f"({FORMAT}): run the software that wrote it, or a newer one")
-            self._db.executescript(SCHEMA)
-            self._db.execute(f"PRAGMA user_version = {FORMAT}")
+            if found != FORMAT:  # a new journal (or an older format's): its tables, in one transaction
+                self._db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {FORMAT}; COMMIT;")
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
             self._give_up()
