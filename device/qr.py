@@ -1,6 +1,8 @@
 """QR codes of version 2 (25×25 modules), as ISO/IEC 18004 makes them: enough for the box's address, drawn at 2
 pixels a module on the OLED. The strongest error correction the text fits in, and the mask with the lowest
 penalty. Written here rather than loaded (a QR library is 1.2 MB of a Pi Zero's memory for one picture)."""
+import re
+
 SIZE = 25
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 # error correction level, strongest first: (its format bits, data codewords of version 2's 44, in one block)
@@ -8,6 +10,7 @@ LEVELS = (("H", 0b10, 16), ("Q", 0b11, 22), ("M", 0b00, 28), ("L", 0b01, 34))
 CODEWORDS = 44
 ALIGNMENT = 18  # version 2's one alignment pattern, centred on (18, 18)
 FINDER_LIKE = bytes([1, 0, 1, 1, 1, 0, 1])
+RUNS = re.compile(rb"\x00{5,}|\x01{5,}")  # five or more modules alike in a row
 MASKS = (lambda r, c: (r + c) % 2 == 0, lambda r, c: r % 2 == 0, lambda r, c: c % 3 == 0,
          lambda r, c: (r + c) % 3 == 0, lambda r, c: (r // 2 + c // 3) % 2 == 0,
          lambda r, c: r * c % 2 + r * c % 3 == 0, lambda r, c: (r * c % 2 + r * c % 3) % 2 == 0,
@@ -29,10 +32,9 @@ def matrix(text, mask=None):
         raise TooLong(f"{len(text)} characters do not fit a version 2 QR code")
     data = _codewords(bits, data_codewords)
     codewords = data + _remainder(data, CODEWORDS - data_codewords)
-    function = _function_modules()
     best = None
     for tried in range(len(MASKS)) if mask is None else (mask,):
-        modules = _place(codewords, function, tried)
+        modules = _place(codewords, tried)
         _format(modules, format_bits << 3 | tried)
         score = penalty(modules)
         if best is None or score < best[0]:
@@ -118,26 +120,35 @@ def _function_modules():
     return function
 
 
-def _place(codewords, function, mask):
-    """The function modules, and the codewords' bits in two-column zigzags from the bottom right, masked."""
-    modules = [[False] * SIZE for _ in range(SIZE)]
-    for (row, column), dark in function.items():
-        modules[row][column] = dark
-    bits = "".join(f"{codeword:08b}" for codeword in codewords)
-    flips, i = MASKS[mask], 0
-    right = SIZE - 1
+def _data_positions():
+    """(row, column) of every module left for data, in the order the bits fill them: two-column zigzags from
+    the bottom right, up then down, skipping the vertical timing pattern's column."""
+    positions, right = [], SIZE - 1
     while right > 0:
-        if right == 6:  # the vertical timing pattern's column is skipped
+        if right == 6:
             right = 5
         upward = ((right + 1) & 2) == 0
         for step in range(SIZE):
             row = SIZE - 1 - step if upward else step
-            for column in (right, right - 1):
-                if (row, column) not in function:
-                    dark = i < len(bits) and bits[i] == "1"  # version 2 leaves 7 remainder bits, light
-                    modules[row][column] = dark != flips(row, column)
-                    i += 1
+            positions += [(row, column) for column in (right, right - 1) if (row, column) not in FUNCTION]
         right -= 2
+    return positions
+
+
+FUNCTION = _function_modules()
+DATA_POSITIONS = _data_positions()
+
+
+def _place(codewords, mask):
+    """The function modules, and the codewords' bits in their places, masked (version 2 leaves 7 remainder
+    modules, light before the mask)."""
+    modules = [[False] * SIZE for _ in range(SIZE)]
+    for (row, column), dark in FUNCTION.items():
+        modules[row][column] = dark
+    bits = "".join(f"{codeword:08b}" for codeword in codewords).ljust(len(DATA_POSITIONS), "0")
+    flips = MASKS[mask]
+    for (row, column), bit in zip(DATA_POSITIONS, bits):
+        modules[row][column] = (bit == "1") != flips(row, column)
     return modules
 
 
@@ -162,24 +173,11 @@ def _format(modules, data):
 def penalty(modules):
     """ISO/IEC 18004's mask penalty: runs of five or more, 2×2 blocks, finder-like patterns beside 4 light
     modules (the quiet zone counts as light), and the balance of dark and light."""
-    score = 0
-    for line in modules + [list(column) for column in zip(*modules)]:
-        run = 1
-        for previous, module in zip(line, line[1:]):
-            if module == previous:
-                run += 1
-                continue
-            if run >= 5:
-                score += run - 2
-            run = 1
-        if run >= 5:
-            score += run - 2
-        score += 40 * _finder_like(bytes(line))
-    for row in range(SIZE - 1):
-        for column in range(SIZE - 1):
-            if (modules[row][column] == modules[row][column + 1] == modules[row + 1][column]
-                    == modules[row + 1][column + 1]):
-                score += 3
+    lines = [bytes(line) for line in modules + [list(column) for column in zip(*modules)]]
+    score = sum(len(run.group()) - 2 for line in lines for run in RUNS.finditer(line))
+    score += 40 * sum(_finder_like(line) for line in lines)
+    for upper, lower in zip(modules, modules[1:]):
+        score += 3 * sum(a == b == c == d for a, b, c, d in zip(upper, upper[1:], lower, lower[1:]))
     dark = sum(map(sum, modules))
     return score + 10 * (abs(dark * 20 - SIZE * SIZE * 10) // (SIZE * SIZE))
 
