@@ -125,17 +125,31 @@ class Changes:
             if box_event[0] != health:
                 box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
             for follower in followers:
-                try:
-                    if follower.health != health:
-                        follower.send(box_event[1])
-                        follower.health = health
-                    if follower.version != self.table.version:
-                        follower.version, encoded = self.encoded(follower.viewer())
-                        follower.send(encoded.event)
-                except Exception as e:  # the phone is gone, or reads no more: its own thread ends its response
-                    log.debug("a phone's stream ended: %s: %s", type(e).__name__, e)
-                    self.unfollow(follower)
-                    follower.end()
+                self._update(follower, *box_event)
+
+    def _update(self, follower, health, box_event):
+        """Send `follower` the box's health and its view where they changed since it was last sent them. A
+        phone that is gone or reads no more is let go: its own thread then ends its response."""
+        try:
+            news = [] if follower.health == health else [box_event]
+            version = follower.version
+            if version != self.table.version:
+                version, encoded = self.encoded(follower.viewer())
+                news.append(encoded.event)
+        except Exception:
+            log.exception("a phone's view could not be made")
+            news = None
+        try:
+            for event in news or ():
+                follower.send(event)
+        except Exception as e:  # the connection's: its departure is said once, as its response ends
+            log.debug("a phone following live could not be written to (%s: %s)", type(e).__name__, e)
+            news = None
+        if news is None:
+            self.unfollow(follower)
+            follower.end()
+        else:
+            follower.health, follower.version = health, version
 
     def health(self):
         """What the phones say about the box itself (not the game): whether its display answers, and whether
