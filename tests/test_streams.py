@@ -2,6 +2,7 @@
 connection from one thread of its own, without waking the phones' threads; a phone that left or reads no more
 is dropped at the next change."""
 import http.client
+import socket
 import threading
 import time
 
@@ -109,3 +110,19 @@ def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
     assert list(chunks) == []  # its stream ends, and nothing more is written to it
     response.close()
     assert app.config["CHANGES"].waiters == 0
+
+
+def test_an_http_1_0_phone_gets_its_events_unframed(box, served):
+    """Waitress frames a response of unknown length in chunks only under HTTP/1.1: the box writes as it does."""
+    app, port = served
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
+        phone.sendall(b"GET /api/stream HTTP/1.0\r\n\r\n")
+        received = b""
+        while b"event: view" not in received:
+            received += phone.recv(65536)
+        assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+        wanted = b"id: %d\nevent: view\ndata: {" % box.table.version
+        while wanted not in received:
+            received += phone.recv(65536)
+    head, body = received.split(b"\r\n\r\n", 1)
+    assert b"Transfer-Encoding" not in head and body.startswith(b"retry: 2000\n\nevent: box\ndata: {")
