@@ -126,3 +126,16 @@ def test_an_http_1_0_phone_gets_its_events_unframed(box, served):
             received += phone.recv(65536)
     head, body = received.split(b"\r\n\r\n", 1)
     assert b"Transfer-Encoding" not in head and body.startswith(b"retry: 2000\n\nevent: box\ndata: {")
+
+
+def test_the_box_writes_from_a_thread_of_its_own_only_while_a_phone_follows(box, served):
+    def writers():  # other tests' boxes may have theirs
+        return {thread for thread in threading.enumerate() if thread.name == "phones"}
+    app, port = served
+    before = writers()
+    connection, response = follow(port)
+    read_until_view(response, box.table.version)
+    (ours,) = writers() - before
+    response.close(), connection.close()
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+    assert settled(lambda: not ours.is_alive())

@@ -40,7 +40,7 @@ class Changes:
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         self._followers = set()
         self._pending = False  # a change the followers have not been sent yet
-        self._writer = None  # the followers' thread, started with the first one
+        self._writer = None  # the followers' thread, while anyone follows
         table.subscribe(self._table_changed)
         display.subscribe(self._notify)
 
@@ -113,12 +113,16 @@ class Changes:
     def unfollow(self, follower):
         with self._changed:
             self._followers.discard(follower)
+            self._changed.notify_all()
 
     def _write_changes(self):
         box_event = (None, None)  # (health, as a `box` event)
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._pending)
+                self._changed.wait_for(lambda: self._pending or not self._followers)
+                if not self._followers:  # nobody follows: no thread either, until someone does
+                    self._writer = None
+                    return
                 self._pending = False
                 followers = list(self._followers)
             health = self.health()
