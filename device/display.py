@@ -53,9 +53,15 @@ def draw_screen(draw, screen):
 
 
 def _draw_qr(draw, screen):
-    """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square."""
-    draw.rectangle((0, 3, QR_SIZE - 1, QR_SIZE + 2), fill="white")
-    for row, modules in enumerate(qr.matrix(screen.qr)):
+    """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square. An address too
+    long for it (a long host name) leaves the square empty: the lines beside it still say the address."""
+    try:
+        code = qr.matrix(screen.qr)
+    except qr.TooLong:
+        code = ()
+    else:
+        draw.rectangle((0, 3, QR_SIZE - 1, QR_SIZE + 2), fill="white")
+    for row, modules in enumerate(code):
         for column, dark in enumerate(modules):
             if dark:
                 x, y = 2 * (column + QR_BORDER), 3 + 2 * (row + QR_BORDER)

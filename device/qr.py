@@ -5,7 +5,7 @@ import re
 
 SIZE = 25
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
-# error correction level, strongest first: (its format bits, data codewords of version 2's 44, in one block)
+# error correction levels, strongest first: (name, format bits, data codewords of version 2's 44, in one block)
 LEVELS = (("H", 0b10, 16), ("Q", 0b11, 22), ("M", 0b00, 28), ("L", 0b01, 34))
 CODEWORDS = 44
 ALIGNMENT = 18  # version 2's one alignment pattern, centred on (18, 18)
@@ -25,7 +25,7 @@ def matrix(text, mask=None):
     """The QR code of `text`: 25 rows of 25 booleans, True for a dark module (no quiet zone). `mask`: one of
     the eight, or None for the one with the lowest penalty."""
     bits = _segment(text)
-    for name, format_bits, data_codewords in LEVELS:
+    for _level, format_bits, data_codewords in LEVELS:
         if len(bits) <= 8 * data_codewords:
             break
     else:

@@ -256,6 +256,13 @@ def test_the_idle_oled_shows_a_qr_code_of_the_box_url(make_box):
     assert box.display.screen.lines[:2] == ("192.168.1.", "23:8000")  # never a number cut in two
 
 
+def test_an_address_too_long_for_a_qr_code_is_still_shown_in_words(make_box):
+    box = make_box(url="http://arbitro-del-circolo-dei-giochi-da-tavolo.local:8000")
+    assert box.display.screen.qr and box.display.screen.title == "Telefono:"
+    assert box.display.screen.lines[0].startswith("arbitro")
+    assert not box.display.image.crop((0, 0, 58, 64)).getbbox()  # no code where it would not fit
+
+
 @pytest.mark.parametrize("address, lines", [
     ("127.0.0.1:8000", ["127.0.0.1", ":8000"]),
     ("192.168.100.200:65535", ["192.168.", "100.200", ":65535"]),
