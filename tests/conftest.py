@@ -32,6 +32,17 @@ def press(table, seat, button):
     return table.act({"seat": seat, "pick": ponte.CARDS[button - 1]})
 
 
+def held_round(path, clock):
+    """A Ponte table of 3 seats on the journal at `path`, its reveal delay 1 s on `clock`: seats 1 to 3 have
+    picked cards 1 to 3, and the last pick, which completes the round, is held."""
+    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    press(table, 0, 1)
+    press(table, 1, 2)
+    assert press(table, 2, 3) == "held"
+    return table
+
+
 def event(state, card):
     return ponte.apply(state, {"chance": "event", "outcome": card})
 
@@ -132,6 +143,14 @@ def make_box(tmp_path, clock, pin_factory):
     for box in made:
         box.close()
         box.table.close()
+
+
+@pytest.fixture
+def box(make_box):
+    """A box on mock pins playing Ponte with 4 seats (a test module may declare its own)."""
+    made = make_box(url="http://192.168.1.23:8000")
+    made.table.new_game("ponte", 4)
+    return made
 
 
 @pytest.fixture

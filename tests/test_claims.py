@@ -4,8 +4,6 @@ bounded; tokens survive a restart and a new game with as many seats."""
 import base64
 import tracemalloc
 
-import pytest
-
 from engine import claims as claims_module
 from engine.claims import ClaimRefused, Claims
 from engine.rules import ponte
@@ -14,13 +12,6 @@ from engine.version import about
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import hold_button, take
 from web_companion import create_app
-
-
-@pytest.fixture
-def box(make_box):
-    made = make_box(url="http://192.168.1.23:8000")
-    made.table.new_game("ponte", 4)
-    return made
 
 
 def phone(box, address="192.168.1.50"):

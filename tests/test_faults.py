@@ -18,7 +18,7 @@ from engine import table as table_module
 from engine.journal import Journal, JournalError
 from engine.rules import ponte
 from engine.table import Table
-from tests.conftest import press, simulated_pads, virtual
+from tests.conftest import held_round, press, simulated_pads, virtual
 from web_companion import create_app
 
 ROOT = Path(__file__).parent.parent
@@ -158,11 +158,7 @@ def test_a_full_disk_during_the_reveal_delay_keeps_the_held_pick_and_reveals_it_
 
 def test_a_full_disk_refuses_each_kind_of_input_and_changes_nothing(tmp_path, clock, monkeypatch):
     path = tmp_path / "j.sqlite3"
-    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
-    table.new_game("ponte", 3)
-    press(table, 0, 1)
-    press(table, 1, 2)
-    assert press(table, 2, 3) == "held"
+    table = held_round(path, clock)
     disk = Disk(table._journal, monkeypatch)
     disk.full = True
     before, view, version = rows(path), table.view(2), table.version

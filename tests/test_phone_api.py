@@ -10,13 +10,6 @@ from web_companion import api, create_app
 
 
 @pytest.fixture
-def box(make_box):
-    made = make_box(url="http://192.168.1.23:8000")
-    made.table.new_game("ponte", 4)
-    return made
-
-
-@pytest.fixture
 def app(box):
     return create_app(box)
 

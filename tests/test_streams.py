@@ -16,13 +16,6 @@ from web_companion import create_app, streams
 
 
 @pytest.fixture
-def box(make_box):
-    made = make_box()
-    made.table.new_game("ponte", 4)
-    return made
-
-
-@pytest.fixture
 def served(box):
     """(app, port): the web app on a waitress server of its own, set as the box sets it."""
     app = create_app(box)

@@ -12,7 +12,7 @@ from engine.journal import Journal, JournalError
 from engine.replay import replay
 from engine.rules import Rejected, ponte
 from engine.table import Table
-from tests.conftest import press
+from tests.conftest import held_round, press
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
 
@@ -180,11 +180,7 @@ def test_subscribers_hear_every_new_version(table):
 
 
 def test_reveal_delay_holds_the_last_pick_and_allows_changes(tmp_path, clock):
-    table = Table(Journal(tmp_path / "j.sqlite3"), reveal_delay=1.0, schedule=clock.schedule)
-    table.new_game("ponte", 3)
-    press(table, 0, 1)
-    press(table, 1, 2)
-    assert press(table, 2, 3) == "held"
+    table = held_round(tmp_path / "j.sqlite3", clock)
     shown = table.view()
     assert shown["locked"] == [0, 1, 2] and shown["history"][0]["reveal"] is None
     assert table.view(2)["my_pick"] == PAURA and table.view(1)["my_pick"] == SCATTO
@@ -218,11 +214,7 @@ def test_r12_during_the_reveal_delay_a_held_special_is_not_checked_against(tmp_p
 def test_a_held_pick_survives_a_power_cut_inside_the_reveal_delay(tmp_path, clock):
     """Defect: the pick that completes a round was answered `held` but kept only in memory."""
     path = tmp_path / "j.sqlite3"
-    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
-    table.new_game("ponte", 3)
-    press(table, 0, 1)
-    press(table, 1, 2)
-    assert press(table, 2, 3) == "held"
+    table = held_round(path, clock)
     assert press(table, 2, 5) == "held"  # a change of mind inside the delay is kept too
     table._journal.close()  # the power goes: nothing is flushed, nothing runs later
     clock.jobs.clear()
@@ -238,11 +230,7 @@ def test_a_held_pick_survives_a_power_cut_after_another_seat_changes_its_pick(tm
     """Defect (found by the kill -9 test, 1 run in 4): another seat's change inside the reveal delay was journaled
     in a write that also cleared the held pick, so a power cut before the reveal lost an acknowledged pick."""
     path = tmp_path / "j.sqlite3"
-    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
-    table.new_game("ponte", 3)
-    press(table, 0, 1)
-    press(table, 1, 2)
-    assert press(table, 2, 3) == "held"
+    table = held_round(path, clock)
     assert press(table, 0, 4) == "applied"  # seat 1 changes its mind during the delay
     table._journal.close()  # the power goes before the reveal
     clock.jobs.clear()

@@ -11,13 +11,6 @@ from tests.conftest import virtual
 
 
 @pytest.fixture
-def box(make_box):
-    made = make_box()
-    made.table.new_game("ponte", 4)
-    return made
-
-
-@pytest.fixture
 def client(box):
     return create_app(box, virtual=virtual(box)).test_client()
 
