@@ -160,12 +160,10 @@ class Changes:
         its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does)."""
         return {"display": self.display.status, "storage": self.table.fault or "ok"}
 
-    def wait(self, since, timeout, health=None):
-        """Block until the table's version differs from `since`, or the box's health from `health` when given
-        (or the timeout); True if one does."""
+    def wait(self, since, timeout):
+        """Block until the table's version differs from `since` (or the timeout); True if it does."""
         with self._changed:
-            return self._changed.wait_for(
-                lambda: self.table.version != since or (health is not None and self.health() != health), timeout)
+            return self._changed.wait_for(lambda: self.table.version != since, timeout)
 
 
 class Follower:
