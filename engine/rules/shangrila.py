@@ -72,12 +72,20 @@ def setup(seats, options=None):
 
 
 # -- the board ---------------------------------------------------------------------------------------------
+# A space without a master is EMPTY (a student always sits on a master of its own colour), and a space's tuple is
+# compared whole: the counts below are tuple methods, as the legal actions are asked on every turn.
 def village_tiles(state, v):
-    return sum((m is not None) + (s is not None) for m, s in state.spaces[v])
+    spaces = state.spaces[v]
+    return 2 * len(spaces) - sum(spaces, ()).count(None)  # every space's two places, less the empty ones
 
 
 def village_masters(state, v):
-    return sum(m is not None for m, _ in state.spaces[v])
+    return len(KINDS) - state.spaces[v].count(EMPTY)
+
+
+def _own_masters(spaces, seat):
+    """`seat`'s masters in a village: alone, or with its student."""
+    return spaces.count((seat, None)) + spaces.count((seat, seat))
 
 
 def links(state):
@@ -108,26 +116,29 @@ def scores(state):
 
 
 def present(state, seat):
-    """Villages where `seat` has a master (a student always sits on its own colour's master)."""
-    return sum(any(m == seat for m, _ in village) for village in state.spaces)
+    """Villages where `seat` has a master."""
+    return sum([_own_masters(village, seat) > 0 for village in state.spaces])
 
 
-def _set(state, v, k, space):
-    village = list(state.spaces[v])
-    village[k] = space
-    spaces = list(state.spaces)
-    spaces[v] = tuple(village)
-    return evolve(state, spaces=tuple(spaces))
+class _Board:
+    """The spaces and supplies an action changes, as lists, made into the next state's tuples once (an action
+    changes several spaces and supplies: one copy of the state per action, not one per change)."""
 
+    def __init__(self, state):
+        self.spaces, self.supply = list(state.spaces), list(state.supply)
 
-def _supply(state, seat, kind, delta):
-    supply = [list(s) for s in state.supply]
-    supply[seat][kind] += delta
-    return evolve(state, supply=tuple(map(tuple, supply)))
+    def set(self, v, k, space):
+        village = list(self.spaces[v])
+        village[k] = space
+        self.spaces[v] = tuple(village)
 
+    def give(self, seat, k, delta):
+        supply = list(self.supply[seat])
+        supply[k] += delta
+        self.supply[seat] = tuple(supply)
 
-def _event(state, **event):
-    return evolve(state, history=state.history + (event,))
+    def changes(self):
+        return {"spaces": tuple(self.spaces), "supply": tuple(self.supply)}
 
 
 def _kind(value):
@@ -145,14 +156,12 @@ def _village(value):
 # -- legality ----------------------------------------------------------------------------------------------
 def _setup_places(state, seat):
     colour, total = LIMITS[state.seats]
+    left = [k for k, kind in enumerate(KINDS) if kind in state.setup_left[seat]]
     found = []
-    for v in VILLAGES:
-        if state.stones[v] or village_tiles(state, v) >= total:
+    for v, spaces in enumerate(state.spaces):
+        if state.stones[v] or village_tiles(state, v) >= total or _own_masters(spaces, seat) >= colour:
             continue
-        if sum(m == seat for m, _ in state.spaces[v]) >= colour:
-            continue
-        found += [(KINDS[k], v) for k in range(len(KINDS))
-                  if KINDS[k] in state.setup_left[seat] and state.spaces[v][k] == EMPTY]
+        found += [(KINDS[k], v) for k in left if spaces[k] == EMPTY]
     return found
 
 
@@ -163,15 +172,18 @@ def _open_options(state, seat):
     of its masters that it has a tile for, (kind index, village) of each of its masters alone with a tile to
     join it, (village, neighbour) of each journey its students may make)."""
     supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
+    held = [k for k in range(len(KINDS)) if supply[k]]
     linked, places, alone_masters, journeys = links(state), [], [], []
     for v, spaces in enumerate(state.spaces):
         teaching, travelling = alone in spaces, student in spaces
         if not (teaching or travelling) or state.stones[v]:
             continue
-        if EMPTY in spaces:
-            places += [(KINDS[k], v) for k, space in enumerate(spaces) if space == EMPTY and supply[k]]
-        if teaching:
-            alone_masters += [(k, v) for k, space in enumerate(spaces) if space == alone and supply[k]]
+        for k in held:
+            space = spaces[k]
+            if space == EMPTY:
+                places.append((KINDS[k], v))
+            elif space == alone:
+                alone_masters.append((k, v))
         if travelling:
             journeys += [(v, w) for w in linked.get(v, ())]
     return places, alone_masters, journeys
@@ -221,32 +233,40 @@ def _begin(state):
     return state
 
 
-def _next(state):
-    state = evolve(state, to_act=(state.to_act + 1) % state.seats)
+def _next(state, event, **changes):
+    """The turn passes clockwise, once `event` (a public event) is recorded and `changes` are made."""
+    changes["to_act"] = (state.to_act + 1) % state.seats
     if state.phase == SETUP:
-        state = evolve(state, placed=state.placed + 1)
-    return _begin(state)
+        changes["placed"] = state.placed + 1
+    return _begin(evolve(state, history=state.history + (event,), **changes))
 
 
-def _over(state, rule):
-    return evolve(state, phase=OVER, to_act=None, end_rule=rule)
+def _over(state, rule, **changes):
+    return evolve(state, phase=OVER, to_act=None, end_rule=rule, **changes)
 
 
 def _place(state, seat, kind, v):
     k = KINDS.index(kind)
-    state = _supply(_set(state, v, k, (seat, None)), seat, k, -1)
+    board = _Board(state)
+    board.set(v, k, (seat, None))
+    board.give(seat, k, -1)
+    changes = board.changes()
     if state.phase == SETUP:
         left = list(state.setup_left)
         left[seat] = tuple(x for x in left[seat] if x != kind)
-        state = evolve(state, setup_left=tuple(left))
-    return _next(_event(state, type="place", seat=seat, kind=kind, village=v, setup=state.phase == SETUP))
+        changes["setup_left"] = tuple(left)
+    event = {"type": "place", "seat": seat, "kind": kind, "village": v, "setup": state.phase == SETUP}
+    return _next(state, event, **changes)
 
 
 def _recruit(state, seat, students):
+    board = _Board(state)
     for kind, v in students:
         k = KINDS.index(kind)
-        state = _supply(_set(state, v, k, (seat, seat)), seat, k, -1)
-    return _next(_event(state, type="recruit", seat=seat, students=[list(s) for s in students]))
+        board.set(v, k, (seat, seat))
+        board.give(seat, k, -1)
+    return _next(state, {"type": "recruit", "seat": seat, "students": [list(s) for s in students]},
+                 **board.changes())
 
 
 def journey(state, a, b):
@@ -256,47 +276,47 @@ def journey(state, a, b):
     src = village_tiles(state, a), village_masters(state, a)
     dst = village_tiles(state, b), village_masters(state, b)
     stronger = src > dst  # a tie on tiles goes to more masters, then to the destination
-    fates = []
+    fates, board = [], _Board(state)
     for k, kind in enumerate(KINDS):
-        traveller = state.spaces[a][k][1]
+        teacher, traveller = state.spaces[a][k]
         if traveller is None:
             continue
-        state = _set(state, a, k, (state.spaces[a][k][0], None))
+        board.set(a, k, (teacher, None))
         master, student = state.spaces[b][k]
         sent = []
         if master is None:
             fate = "master"
-            state = _set(state, b, k, (traveller, None))
+            board.set(b, k, (traveller, None))
         elif not stronger:
             fate = "home"
         elif master == traveller:
             fate = "student" if student is None else "home"  # R-1: a master with a student sends it home
             if student is None:
-                state = _set(state, b, k, (master, traveller))
+                board.set(b, k, (master, traveller))
         else:
             fate, sent = "master", [s for s in (master, student) if s is not None]
             for owner in sent:
-                state = _supply(state, owner, k, 1)
-            state = _set(state, b, k, (traveller, None))
+                board.give(owner, k, 1)
+            board.set(b, k, (traveller, None))
         if fate == "home":
-            state = _supply(state, traveller, k, 1)
+            board.give(traveller, k, 1)
         fates.append({"seat": traveller, "kind": kind, "fate": fate, "sent_home": sent})
-    state = evolve(state, bridges=tuple(x for x in state.bridges if x != (min(a, b), max(a, b))))
-    isolated = [v for v in (a, b) if not neighbours(state, v)]
+    bridges = tuple(x for x in state.bridges if x != (min(a, b), max(a, b)))
+    isolated = [v for v in (a, b) if v not in _links(bridges)]
     stones = list(state.stones)
     for v in isolated:
         stones[v] = True
-    state = evolve(state, stones=tuple(stones))
+    state = evolve(state, bridges=bridges, stones=tuple(stones), **board.changes())
     return state, {"from": a, "to": b, "strength": [src[0], dst[0]], "masters": [src[1], dst[1]],
                    "stronger": "from" if stronger else "to", "travellers": fates, "stones": isolated}
 
 
 def _journey(state, seat, a, b):
     state, outcome = journey(state, a, b)
-    state = _event(state, type="journey", seat=seat, **outcome)
+    event = {"type": "journey", "seat": seat, **outcome}
     if sum(not s for s in state.stones) <= 2:  # R-3: only two villages left without a Stone
-        return _over(state, "R-3")
-    return _next(state)
+        return _over(state, "R-3", history=state.history + (event,))
+    return _next(state, event)
 
 
 # -- the contract ---------------------------------------------------------------------------------------
@@ -359,7 +379,7 @@ def apply(state, action):
     if "pass" in choose:
         if choose["pass"] is not True or _actions(state, seat):
             raise refuse("may_not_pass", player=seat + 1)
-        return _next(_event(state, type="pass", seat=seat, setup=state.phase == SETUP))
+        return _next(state, {"type": "pass", "seat": seat, "setup": state.phase == SETUP})
     if state.phase == SETUP and set(choose) != {"place", "village"}:
         raise refuse("setup_places")
     if "place" in choose:
@@ -385,7 +405,7 @@ def _apply_place(state, seat, kind, v):
             raise refuse("placed_already", player=seat + 1, kind=word(kind))
         if village_tiles(state, v) >= total:
             raise refuse("village_full", village=v + 1, n=total, seats=state.seats)
-        if sum(m == seat for m, _ in state.spaces[v]) >= colour:
+        if _own_masters(state.spaces[v], seat) >= colour:
             raise refuse("own_tiles_full", player=seat + 1, n=colour, village=v + 1, seats=state.seats)
     else:
         if not any(m == seat for m, _ in state.spaces[v]):
