@@ -10,7 +10,8 @@ there as ``Rules``) exposes:
   ``TERMINAL`` when the game is over.
 - ``chance_outcomes(state) -> [(action, probability)]``: the possible outcomes of the chance node the game is
   at (``[]`` elsewhere). Rules never sample randomness and never read a clock: the caller picks an outcome.
-- ``legal_actions(state, actor) -> [action]``: every action ``actor`` (a seat or ``CHANCE``) may take now.
+- ``legal_actions(state, actor) -> [action]``: every action ``actor`` (a seat or ``CHANCE``) may take now. A game
+  may share an action between its lists (one made once, listed turn after turn): callers never change one.
 - ``apply(state, action) -> state``: the next state, or ``Rejected`` with a message safe to show the whole
   table. Never a silent no-op.
 - ``prompt(state, seat) -> Prompt | None``: what the seat may do now, as data; every input surface (the pad,

@@ -5,6 +5,7 @@ a master at most), the bridges, the Stones and every player's supply; it checks 
 and scores the end. Seats play clockwise (seat + 1) from the start seat.
 """
 from functools import lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
 from .options import SEAT, Option, resolve
@@ -161,14 +162,14 @@ def _setup_places(state, seat):
     for v, spaces in enumerate(state.spaces):
         if state.stones[v] or village_tiles(state, v) >= total or _own_masters(spaces, seat) >= colour:
             continue
-        found += [(KINDS[k], v) for k in left if spaces[k] == EMPTY]
+        found += [(k, v) for k in left if spaces[k] == EMPTY]
     return found
 
 
 # A student always sits on a master of its own colour: `seat`'s master is the space (seat, None) or (seat, seat),
 # its student (seat, seat). The tests below are tuple lookups, as the legal actions are asked on every turn.
 def _open_options(state, seat):
-    """One pass over the open villages where `seat` has a tile: ((kind, village) of each empty space beside one
+    """One pass over the open villages where `seat` has a tile: ((kind index, village) of each empty space beside one
     of its masters that it has a tile for, (kind index, village) of each of its masters alone with a tile to
     join it, (village, neighbour) of each journey its students may make)."""
     supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
@@ -181,7 +182,7 @@ def _open_options(state, seat):
         for k in held:
             space = spaces[k]
             if space == EMPTY:
-                places.append((KINDS[k], v))
+                places.append((k, v))
             elif space == alone:
                 alone_masters.append((k, v))
         if travelling:
@@ -190,12 +191,35 @@ def _open_options(state, seat):
 
 
 def _recruits(state, seat, alone_masters):
-    """Each recruit's students, as its line lists them: one, or two (two of one kind need two tiles of it)."""
+    """Each recruit's actions: of one student, or two (two of one kind need two tiles of it). The pairs are
+    made anew (there are thousands of them), from shared students."""
     supply = state.supply[seat]
-    pairs = [[[KINDS[k], v], [KINDS[alone_masters[j][0]], alone_masters[j][1]]]
-             for i, (k, v) in enumerate(alone_masters) for j in range(i + 1, len(alone_masters))
-             if alone_masters[j][0] != k or supply[k] >= 2]
-    return [[[KINDS[k], v]] for k, v in alone_masters] + pairs
+    return [_recruit_action(seat, *first) for first in alone_masters] + [
+        {"seat": seat, "choose": {"recruit": [_student(*first), _student(*second)]}}
+        for first, second in combinations(alone_masters, 2) if first[0] != second[0] or supply[first[0]] >= 2]
+
+
+# A turn lists up to ~200 actions, most of them listed again the next turn. A seat's places, journeys and single
+# recruits are at most a few hundred: each is made once and shared by every list (never changed once made).
+@lru_cache(maxsize=None)
+def _place_action(seat, k, v):
+    return {"seat": seat, "choose": {"place": KINDS[k], "village": v}}
+
+
+@lru_cache(maxsize=None)
+def _journey_action(seat, v, w):
+    return {"seat": seat, "choose": {"journey": [v, w]}}
+
+
+@lru_cache(maxsize=None)
+def _recruit_action(seat, k, v):
+    return {"seat": seat, "choose": {"recruit": [_student(k, v)]}}
+
+
+@lru_cache(maxsize=None)
+def _student(k, v):
+    """A student as a recruit's line lists it: [kind, village]."""
+    return [KINDS[k], v]
 
 
 def _has_action(state, seat):
@@ -214,12 +238,12 @@ def _has_action(state, seat):
 
 
 def _actions(state, seat):
+    """Every action `seat` may take but a pass (shared: see _place_action)."""
     if state.phase == SETUP:
-        return [{"seat": seat, "choose": {"place": k, "village": v}} for k, v in _setup_places(state, seat)]
+        return [_place_action(seat, k, v) for k, v in _setup_places(state, seat)]
     places, alone_masters, journeys = _open_options(state, seat)
-    return ([{"seat": seat, "choose": {"place": k, "village": v}} for k, v in places]
-            + [{"seat": seat, "choose": {"recruit": students}} for students in _recruits(state, seat, alone_masters)]
-            + [{"seat": seat, "choose": {"journey": [v, w]}} for v, w in journeys])
+    return ([_place_action(seat, k, v) for k, v in places] + _recruits(state, seat, alone_masters)
+            + [_journey_action(seat, v, w) for v, w in journeys])
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
