@@ -120,7 +120,12 @@ def legal_actions(state, actor):
         return [a for a, _ in chance_outcomes(state)]
     if state.picks is None or actor not in state.picks.seats:
         return []
-    return [{"seat": actor, "pick": CARDS[c]} for c in _pickable(state, actor)]
+    picks = PICK_ACTIONS[actor]
+    return [picks[c] for c in _pickable(state, actor)]
+
+
+# Each seat's pick of each card, made once and shared by every list of legal actions (never changed once made).
+PICK_ACTIONS = tuple(tuple({"seat": seat, "pick": card} for card in CARDS) for seat in range(SEATS[1]))
 
 
 PROMPT_TITLES = {PICK: "pick_card", SPUNTO_PICK: "pick_replacement"}
@@ -141,13 +146,12 @@ def prompt(state, seat):
 def _pickable(state, seat):
     """The cards (indices) `seat` may pick now: those in its hand and, holding an unknown special
     (table deal), the specials not all revealed."""
-    held = _in_hand(state.hands[seat])
-    return held + _free_specials(state) if state.specials[seat] == UNKNOWN else held
+    return _cards(state.hands[seat], _free_specials(state) if state.specials[seat] == UNKNOWN else ())
 
 
-@lru_cache(maxsize=256)  # a hand is one of few count tuples, and every pick asks
-def _in_hand(hand):
-    return tuple(c for c in range(8) if hand[c])
+@lru_cache(maxsize=512)  # a hand is one of few count tuples, the free specials one of eight, and every pick asks
+def _cards(hand, free):
+    return tuple(c for c in range(8) if hand[c]) + free
 
 
 def _limit(seats, card):
@@ -205,6 +209,32 @@ def apply(state, action):
 
 
 def _apply_pick(state, seat, card):
+    picks = state.picks
+    if picks is None or type(seat) is not int or seat not in picks.seats or card not in CARD_INDEX:
+        _refuse_pick(state, seat, card)
+    index = CARD_INDEX[card]
+    if not state.hands[seat][index] and index not in _pickable(state, seat):  # a card in hand is pickable
+        # R-2 / R-3: the message names no card, so onlookers learn nothing.
+        raise refuse("not_held", "R-3" if state.phase == SPUNTO_PICK else "R-2", player=seat + 1)
+    picks = secret.pick(picks, seat, card)
+    if not picks.is_complete:
+        return evolve(state, picks=picks)
+    # The round is complete: what follows opens another round or none, so the complete one is never kept.
+    if state.phase == SPUNTO_PICK:
+        return _replace_spunto(state, picks.revealed())
+    chosen = picks.chosen if len(picks.seats) == state.seats else tuple(
+        state.standing[s] if state.standing and state.standing[s] else picks.pick_of(s) for s in range(state.seats))
+    clashing = _clashing(state, chosen)
+    if clashing:  # R-12: void the clashing picks; those seats pick again, the other cards stand
+        standing = tuple(None if s in clashing else c for s, c in enumerate(chosen))
+        return _record(state, {"void": state.history[-1].void + (chosen,)},
+                       standing=standing, picks=secret.open_round(clashing))
+    return _reveal(state, chosen, standing=None)
+
+
+def _refuse_pick(state, seat, card):
+    """The refusal of a pick that is no card, by no seat, or when the seat does not pick (the checks the hot
+    path makes at once, one by one to name what is wrong)."""
     if state.phase == OVER:
         raise shared("game_over")
     if not is_seat(seat, state.seats):
@@ -213,22 +243,6 @@ def _apply_pick(state, seat, card):
         raise refuse("unknown_card", card=card)
     if state.picks is None or seat not in state.picks.seats:
         raise shared("no_pick_now", player=seat + 1)
-    if CARD_INDEX[card] not in _pickable(state, seat):
-        # R-2 / R-3: the message names no card, so onlookers learn nothing.
-        raise refuse("not_held", "R-3" if state.phase == SPUNTO_PICK else "R-2", player=seat + 1)
-    state = evolve(state, picks=secret.pick(state.picks, seat, card))
-    if not state.picks.is_complete:
-        return state
-    if state.phase == SPUNTO_PICK:
-        return _replace_spunto(state)
-    chosen = tuple(state.standing[s] if state.standing and state.standing[s] else state.picks.pick_of(s)
-                   for s in range(state.seats))
-    clashing = _clashing(state, chosen)
-    if clashing:  # R-12: void the clashing picks; those seats pick again, the other cards stand
-        standing = tuple(None if s in clashing else c for s, c in enumerate(chosen))
-        return _record(state, {"void": state.history[-1].void + (chosen,)},
-                       standing=standing, picks=secret.open_round(clashing))
-    return _reveal(evolve(state, standing=None), chosen)
 
 
 def _take(state, chosen):
@@ -255,13 +269,14 @@ def _record(state, match, **changes):
     return evolve(state, history=history, **changes)
 
 
-def _reveal(state, reveal):
-    """Every seat's card of the match is shown (`reveal`, in seat order)."""
-    chosen = dict(enumerate(reveal))
-    state = _record(state, {"reveal": reveal, "replacements": (None,) * state.seats}, **_take(state, chosen))
+def _reveal(state, reveal, **changes):
+    """Every seat's card of the match is shown (`reveal`, in seat order), with `changes` to the state."""
+    changes.update(_take(state, dict(enumerate(reveal))))
+    match = {"reveal": reveal, "replacements": (None,) * state.seats}
     spunto = [s for s, c in enumerate(reveal) if c == "spunto_interessante"]
     if not spunto:
-        return _resolve(state)
+        return _resolve(state, reveal, match, **changes)
+    state = _record(state, match, **changes)
     stuck = [s for s in spunto if not _held(state, s)]
     if stuck:  # no card to replace Spunto with: 3 East instead, and no card this match
         state = _move(state, "spunto", [3 if s in stuck else 0 for s in range(state.seats)])
@@ -270,13 +285,15 @@ def _reveal(state, reveal):
     swapping = [s for s in spunto if s not in stuck]
     if swapping:
         return evolve(state, phase=SPUNTO_PICK, picks=secret.open_round(swapping))
-    return _resolve(_give_prudente(state))
+    state = _give_prudente(state)
+    return _resolve(state, played_cards(state.history[-1]))
 
 
-def _replace_spunto(state):
-    chosen = state.picks.revealed()
+def _replace_spunto(state, chosen):
+    """`chosen` maps each seat that revealed Spunto to the card it replaced it with."""
     replacements = tuple(chosen.get(s) for s in range(state.seats))
-    return _resolve(_give_prudente(_record(state, {"replacements": replacements}, **_take(state, chosen))))
+    state = _give_prudente(_record(state, {"replacements": replacements}, **_take(state, chosen)))
+    return _resolve(state, played_cards(state.history[-1]))
 
 
 def _give_prudente(state):
@@ -326,20 +343,23 @@ def resolution_moves(played):
     return moves
 
 
-def _resolve(state):
-    moves = resolution_moves(played_cards(state.history[-1]))
-    return _move(state, "resolution", moves, phase=EVENT, picks=None)
+def _resolve(state, played, match=None, **changes):
+    """The match's resolution step, `played` holding each seat's card that counts (or None); `match` and
+    `changes` are recorded with it."""
+    return _move(state, "resolution", resolution_moves(played), match, {"phase": EVENT, "picks": None}, **changes)
 
 
-def _move(state, step, moves, **changes):
+def _move(state, step, moves, match=None, then=None, **changes):
     """One movement step (`moves` per seat): all computed first, applied together (R-6), clamped to the
-    bridge (R-9); the end is checked after every step (R-10). `changes` apply unless the game ends. The step is
-    recorded as the move the meeples made: a seat on 16 told "6 East" moves 5."""
+    bridge (R-9); the end is checked after every step (R-10). The step is recorded as the move the meeples
+    made (a seat on 16 told "6 East" moves 5), with `match` on the match's record and `changes` on the state;
+    `then` applies unless the game ends. One copy of the state for all of it."""
     positions = tuple([min(EAST_BANK, max(WEST_BANK, p + d)) for p, d in zip(state.positions, moves)])
-    delta = tuple(after - before for before, after in zip(state.positions, positions))
+    delta = tuple([after - before for before, after in zip(state.positions, positions)])
     if WEST_BANK in positions or EAST_BANK in positions:
-        changes = {"phase": OVER, "picks": None}
-    return _record(state, {"steps": state.history[-1].steps + ((step, delta),)}, positions=positions, **changes)
+        then = {"phase": OVER, "picks": None}
+    return _record(state, {**(match or {}), "steps": state.history[-1].steps + ((step, delta),)},
+                   positions=positions, **{**changes, **(then or {})})
 
 
 def _wind(positions, bank, spaces):
@@ -368,11 +388,15 @@ def _event(state, card):
     discard = state.discard + (card,)
     if "vento_da_est" in discard and "vento_da_ovest" in discard:  # R-8: reshuffle at once
         deck, discard = EVENT_DECK, ()
-    state = _record(state, {"event": card}, deck=tuple(deck), discard=discard)
     if card == "vento_da_est":  # the seat(s) closest to the East bank move West 3
-        state = _move(state, "event", _wind(state.positions, max(state.positions), -3))
+        moves = _wind(state.positions, max(state.positions), -3)
     elif card == "vento_da_ovest":  # the seat(s) closest to the West bank move East 3
-        state = _move(state, "event", _wind(state.positions, min(state.positions), 3))
+        moves = _wind(state.positions, min(state.positions), 3)
+    else:
+        moves = None
+    changes = {"deck": tuple(deck), "discard": discard}
+    state = (_move(state, "event", moves, {"event": card}, **changes) if moves
+             else _record(state, {"event": card}, **changes))
     if state.phase == OVER:
         return state
     if len(state.history) == MATCHES:
