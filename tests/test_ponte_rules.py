@@ -2,6 +2,7 @@
 import pytest
 
 from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected, ponte
+from engine.rules.protocol import evolve
 from tests.conftest import event, picks
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
@@ -298,3 +299,28 @@ def test_the_pad_layout_is_the_card_order_of_the_replay_format_whatever_a_seat_h
         assert prompt.secret and prompt.kind == "pick"
         assert [c.action for c in prompt.pad] == [{"seat": seat, "pick": card} for card in ponte.CARDS]
     assert [c.label for c in ponte.prompt(state, 0).choices][0] == "Scatto repentino"  # Salto is gone
+
+
+def test_a_reveal_and_its_resolution_copy_the_state_once(monkeypatch):
+    """The last pick of a match: the reveal, the cards leaving the hands and the resolution step are recorded
+    with one copy of the state (and one of the match's record), not one per step."""
+    made = []
+
+    def counted(value, **changes):
+        made.append(type(value).__name__)
+        return evolve(value, **changes)
+    state = picks(ponte.setup(3), VERTIGINI, SCATTO)
+    monkeypatch.setattr(ponte, "evolve", counted)
+    state = picks(state, None, None, PAURA)
+    assert state.phase == "event" and state.history[-1].reveal == (VERTIGINI, SCATTO, PAURA)
+    assert sorted(made) == ["Match", "State"]
+
+
+def test_a_seat_s_pick_actions_are_the_same_objects_from_one_state_to_the_next():
+    state = ponte.setup(4)
+    first = ponte.legal_actions(state, 2)
+    later = picks(state, SALTO, PAURA)
+    again = ponte.legal_actions(later, 2)
+    assert again == first == [{"seat": 2, "pick": card} for card in (SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI,
+                                                                   SPUNTO, ORDINE, PESANTE)]
+    assert all(a is b for a, b in zip(first, again))

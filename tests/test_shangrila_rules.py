@@ -373,3 +373,53 @@ def test_the_villages_links_are_worked_out_once_per_set_of_bridges():
     after, _ = G.journey(state, 0, 1)  # a bridge falls: the links change
     assert G.neighbours(after, 0) == (3, 4, 6)
     assert G._links.cache_info().misses == 2
+
+
+def copies(monkeypatch):
+    """Counts the state copies the rules make (every copy goes through `evolve`)."""
+    made = []
+
+    def counted(value, **changes):
+        made.append(type(value).__name__)
+        return evolve(value, **changes)
+    monkeypatch.setattr(G, "evolve", counted)
+    return made
+
+
+def test_a_journey_copies_the_state_twice_however_many_travel_and_are_sent_home(monkeypatch):
+    """The spaces and supplies a journey changes are changed on lists and made into the next state once (then
+    the turn passes): not a copy per space, supply and event."""
+    state = board(tiles=[(0, GU, 4, 0), (0, SA, 4, 0), (0, YE, 4, 0), (1, GU, 5, 1), (2, SA, 5, 2), (1, DR, 5)])
+    made = copies(monkeypatch)
+    after = go(state, 0, 4, 5)
+    fates = after.history[-1]["travellers"]
+    assert [t["fate"] for t in fates] == ["master", "master", "master"] and fates[0]["sent_home"] == [1, 1]
+    assert made == ["State", "State"]
+
+
+def test_a_place_or_a_recruit_copies_the_state_once(monkeypatch):
+    state = board(tiles=[(0, GU, 4), (0, SA, 4), (1, DR, 5)])
+    made = copies(monkeypatch)
+    G.apply(state, choose(0, recruit=[[GU, 4], [SA, 4]]))
+    assert made == ["State"]
+    G.apply(state, choose(0, place=DR, village=4))
+    assert made == ["State", "State"]
+
+
+def test_turn_after_turn_the_legal_actions_are_the_same_objects_and_equal_to_new_ones():
+    """A seat's places, journeys and single recruits are made once and listed again each turn (a turn lists up
+    to ~200); a list still equals the actions as lines spell them."""
+    state = board(tiles=[(0, GU, 4, 0), (0, SA, 4), (1, DR, 5)])
+    first = G.legal_actions(state, 0)
+    later = G.apply(state, choose(0, place=YE, village=4))  # seat 0's own actions change
+    later = G.apply(later, G.legal_actions(later, 1)[0])
+    later = G.apply(later, G.legal_actions(later, 2)[0]) if later.to_act == 2 else later
+    later = G.apply(later, G.legal_actions(later, 3)[0]) if later.to_act == 3 else later
+    assert later.to_act == 0
+    again = G.legal_actions(later, 0)
+    kept = [a for a in first if a in again]
+    assert choose(0, journey=[4, 5]) in kept and choose(0, recruit=[[SA, 4]]) in kept
+    assert all(any(a is b for b in again) for a in kept)
+    assert choose(0, place=YE, village=4) in first and choose(0, place=YE, village=4) not in again
+    pairs = [a for a in again if len(a["choose"].get("recruit", ())) == 2]
+    assert choose(0, recruit=[[SA, 4], [YE, 4]]) in pairs
