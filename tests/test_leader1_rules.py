@@ -630,3 +630,28 @@ def test_an_action_works_out_a_teams_choices_once_though_the_player_and_the_rule
     assert L.prompt(state, seat) is not None
     L.apply(state, action)
     assert listed == [seat]
+
+
+def test_a_supply_tile_used_copies_the_state_once_and_its_choices_are_made_once(monkeypatch):
+    """Adding energy from a supply tile is the line a team takes most: its rider's change and its event are
+    one copy of the state; every list of choices shares the supply choices of the team's riders."""
+    state = race().state
+    assert L.current_actors(state) == (1,)  # the attacks: team 2 first
+    listed = [c for c in L._choices(state, 1) if "supply" in c]
+    assert listed == [{"supply": [kind, v]} for kind in ("passista", "leader", "scalatore") for v in (2, 3, 4, 5)]
+    made, real = [], L.evolve
+
+    def counted(value, **changes):
+        made.append(type(value).__name__)
+        return real(value, **changes)
+    monkeypatch.setattr(L, "evolve", counted)
+    after = L.apply(state, {"seat": 1, "choose": {"supply": ["leader", 3]}})
+    assert made == ["Rider", "State"]
+    assert rider_of(after, 1, "leader").energy == rider_of(state, 1, "leader").energy + 3
+    assert after.events[-1]["event"] == "supply_used" and L.current_actors(after) == (1,)
+    again = [c for c in L._choices(after, 1) if "supply" in c]
+    assert again == listed and all(a is b for a, b in zip(listed, again))
+
+
+def rider_of(state, seat, kind):
+    return next(r for r in state.riders if r.seat == seat and r.kind == kind)

@@ -5,6 +5,7 @@ chases, places, risks and punctures. A seat is a team. What happens on the board
 entered field by field (start terrain, spaces, then what the board shows: draft, weather, damaged spaces …)
 and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 """
+from functools import lru_cache
 from typing import NamedTuple
 
 from .leader1_die import (
@@ -53,6 +54,7 @@ PELOTON = (TESTA, PANCIA)
 WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
 WIND = {"contrario_1": 1, "contrario_2": 2, "favorevole_1": -1, "favorevole_2": -2}
 DEFAULT_TILES = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # R-3: per colour (green, yellow, red)
+TILE_VALUES = (2, 3, 4, 5)  # a supply tile's
 LEAVE_PELOTON = 4  # spaces a breakaway needs
 HEAT = 6  # spaces in the heat that reveal a supply tile
 MAX_BEHIND = 22  # turns behind the leader that put a rider out of a stage race
@@ -80,7 +82,7 @@ def _check_tiles(value, seats):
     if len(value) != 3:
         raise refuse("three_decks")
     for deck in value:
-        if not isinstance(deck, list) or not deck or any(v not in (2, 3, 4, 5) or isinstance(v, bool) for v in deck):
+        if not isinstance(deck, list) or not deck or any(v not in TILE_VALUES or isinstance(v, bool) for v in deck):
             raise refuse("deck_values", value=deck)
     return value
 
@@ -105,7 +107,7 @@ OPTIONS = (
     Option("stage_energy", LIST, [], check=_check_stage_energy, shape=rows(number(1, 500), flat=True)),
     Option("supply", CHOICE, "table", choices=("table", "box")),
     Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles,
-           shape=rows(how_many_of((2, 3, 4, 5)), count=3, flat=True)),
+           shape=rows(how_many_of(TILE_VALUES), count=3, flat=True)),
     Option("punctures", CHOICE, "each", choices=("each", "all")),
 )
 # A table where something stays secret: the box holds the supply tiles (a stage race: no tiles drawn all at once
@@ -222,16 +224,23 @@ def _index(state, seat, kind):
 
 
 def _set(state, i, **changes):
+    return evolve(state, riders=_riders_with(state, i, **changes))
+
+
+def _riders_with(state, i, **changes):
+    """The riders, rider `i` with `changes`."""
     riders = list(state.riders)
     riders[i] = evolve(riders[i], **changes)
-    return evolve(state, riders=tuple(riders))
+    return tuple(riders)
 
 
-def _event(state, kind, **about):
-    """Record what happened (the last 40 things: the phones' history and the OLED's pages); `id` counts
-    every event of the game, so a page keeps its key when older events drop off."""
+def _event(state, kind, changes=None, **about):
+    """Record what happened (the last 40 things: the phones' history and the OLED's pages), with `changes` to
+    the state in the same copy; `id` counts every event of the game, so a page keeps its key when older events
+    drop off."""
     number = state.events[-1]["id"] + 1 if state.events else 0
-    return evolve(state, events=(state.events + ({"id": number, "event": kind, "turn": state.turn, **about},))[-40:])
+    return evolve(state, events=(state.events + ({"id": number, "event": kind, "turn": state.turn, **about},))[-40:],
+                  **(changes or {}))
 
 
 def _ref(rider):
@@ -709,8 +718,8 @@ def _use_tile(state, n, i, why):
 
 def _gain(state, i, value, why):
     rider = state.riders[i]
-    state = _set(state, i, energy=rider.energy + value)
-    return _event(state, "supply_used", rider=_ref(rider), value=value, why=why)
+    return _event(state, "supply_used", {"riders": _riders_with(state, i, energy=rider.energy + value)},
+                  rider=_ref(rider), value=value, why=why)
 
 
 def _finish(state, indices):
@@ -803,11 +812,17 @@ def _listed_choices(state, seat):
 def _supply_choices(state, seat):
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
-    racing = [r for r in state.riders if r.seat == seat and _racing(r)]
+    tiles = _tiles_for(tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
     if state.opts["supply"] == "table":
-        return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5)]
+        return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
-    return [{"supply": [r.kind, v]} for r in racing for v in (2, 3, 4, 5) if (r.kind, v) in held]
+    return [c for c in tiles if tuple(c["supply"]) in held]
+
+
+@lru_cache(maxsize=64)  # a team's riders still racing: the same few all game, and every action lists them
+def _tiles_for(kinds):
+    """The supply choice of a tile of each value for each rider of `kinds`, made once and shared."""
+    return tuple({"supply": [kind, v]} for kind in kinds for v in TILE_VALUES)
 
 
 def legal_actions(state, actor):
@@ -891,7 +906,8 @@ def _apply_choice(state, seat, key, value):
         if value is None:
             return evolve(state, queue=state.queue[1:])
         i = _index(state, seat, value[0])
-        return _event(_set(state, i, quality=value[1]), "quality", rider=[seat, value[0]], quality=value[1])
+        return _event(state, "quality", {"riders": _riders_with(state, i, quality=value[1])}, rider=[seat, value[0]],
+                      quality=value[1])
     if phase == LINEUP:
         i = _index(state, seat, value[0])
         state = _set(state, i, place=value[1], moved=True)
@@ -912,7 +928,8 @@ def _apply_choice(state, seat, key, value):
         changes = {"place": value[1]}
         if value[1] == STACCATO:
             changes["dropped"] = state.turn
-        return _event(_set(state, i, **changes), "place", rider=[seat, value[0]], place=value[1])
+        return _event(state, "place", {"riders": _riders_with(state, i, **changes)}, rider=[seat, value[0]],
+                      place=value[1])
     if phase == CHASE:
         state = evolve(state, queue=state.queue[1:])
         if not value:
@@ -932,7 +949,8 @@ def _apply_choice(state, seat, key, value):
                        if r.seat == s and r.place == p]
             return _finish(state, peloton)
         i = _index(state, value[0], value[1])
-        return _event(_set(state, i, place=value[2]), "caught", rider=value[:2], place=value[2])
+        return _event(state, "caught", {"riders": _riders_with(state, i, place=value[2])}, rider=value[:2],
+                      place=value[2])
     if phase == PUNCTURES:
         return evolve(state, due=("d12", "puncture"))
     raise AssertionError(phase)
