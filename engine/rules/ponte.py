@@ -39,6 +39,7 @@ MATCHES = 6
 PRUDENTE_SUPPLY = 10
 UNKNOWN = "unknown"  # table deal (R-1): the seat holds a special the box does not know yet
 LIMITS = ((SPUNTO, None), (ORDINE, 1), (PESANTE, 1))  # copies of each special (None: N−2 Spunto)
+SPECIAL_CARDS = frozenset(CARDS[c] for c, _ in LIMITS)
 
 DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
 
@@ -182,6 +183,8 @@ def _free(history, standing, seats):
 def _clashing(state, chosen):
     """R-12: the seats whose revealed special shows more copies than the game has, counting those revealed
     earlier."""
+    if SPECIAL_CARDS.isdisjoint(chosen):  # most reveals: no special, so none shown too often
+        return []
     seen = _revealed_specials(state.history, chosen)
     over = {CARDS[c] for c, _ in LIMITS if seen[c] > _limit(state.seats, c)}
     return [s for s, card in enumerate(chosen) if card in over]
