@@ -603,9 +603,9 @@ def _apply_form(state, seat, key, value):
     if key == "back":
         return _set_form(state, seat, None)
     if key == "from":
-        return _set_form(state, seat, form._replace(start=value))
+        return _set_form(state, seat, evolve(form, start=value))
     if key == "spaces":
-        return _set_form(state, seat, form._replace(spaces=value))
+        return _set_form(state, seat, evolve(form, spaces=value))
     if key == "go":
         return _go(state, seat)
     if key == "road":
@@ -618,12 +618,12 @@ def _apply_form(state, seat, key, value):
             cobbles.discard(value)
         else:
             damaged.add(value)
-        return _set_form(state, seat, form._replace(damaged=tuple(sorted(damaged)), cobbles=tuple(sorted(cobbles))))
+        return _set_form(state, seat, evolve(form, damaged=tuple(sorted(damaged)), cobbles=tuple(sorted(cobbles))))
     if key == "climb" and not value:
-        return _set_form(state, seat, form._replace(climb=0, climb_spaces=0))
+        return _set_form(state, seat, evolve(form, climb=0, climb_spaces=0))
     if key == "climb" and not form.climb_spaces:
-        return _set_form(state, seat, form._replace(climb=value, climb_spaces=form.spaces))
-    return _set_form(state, seat, form._replace(**{key: value}))
+        return _set_form(state, seat, evolve(form, climb=value, climb_spaces=form.spaces))
+    return _set_form(state, seat, evolve(form, **{key: value}))
 
 
 def _set_form(state, seat, form):
