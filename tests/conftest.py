@@ -43,6 +43,18 @@ def held_round(path, clock):
     return table
 
 
+def state_copies(monkeypatch, rules):
+    """The types of what the `rules` module copies from now on, in order (every copy of a state or of its parts
+    goes through `evolve`)."""
+    made, real = [], rules.evolve
+
+    def counted(value, **changes):
+        made.append(type(value).__name__)
+        return real(value, **changes)
+    monkeypatch.setattr(rules, "evolve", counted)
+    return made
+
+
 def event(state, card):
     return ponte.apply(state, {"chance": "event", "outcome": card})
 

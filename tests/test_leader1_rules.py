@@ -10,6 +10,7 @@ from engine.rules import CHANCE, PUBLIC, Rejected
 from engine.rules import leader1 as L
 from engine.rules.leader1_die import DEFAULT_DIE, free_spaces, move_cost, success_rate
 from engine.chance import draw
+from tests.conftest import state_copies
 
 # Faces of the default die: 0–3 plain 3, 4 plain 4, 5 red 4, 6 orange 4, 7 blue 4, 8–11 plain 5.
 THREE, FOUR, RED, ORANGE, BLUE, FIVE = 0, 4, 5, 6, 7, 8
@@ -639,12 +640,7 @@ def test_a_supply_tile_used_copies_the_state_once_and_its_choices_are_made_once(
     assert L.current_actors(state) == (1,)  # the attacks: team 2 first
     listed = [c for c in L._choices(state, 1) if "supply" in c]
     assert listed == [{"supply": [kind, v]} for kind in ("passista", "leader", "scalatore") for v in (2, 3, 4, 5)]
-    made, real = [], L.evolve
-
-    def counted(value, **changes):
-        made.append(type(value).__name__)
-        return real(value, **changes)
-    monkeypatch.setattr(L, "evolve", counted)
+    made = state_copies(monkeypatch, L)
     after = L.apply(state, {"seat": 1, "choose": {"supply": ["leader", 3]}})
     assert made == ["Rider", "State"]
     assert rider_of(after, 1, "leader").energy == rider_of(state, 1, "leader").energy + 3

@@ -2,8 +2,7 @@
 import pytest
 
 from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected, ponte
-from engine.rules.protocol import evolve
-from tests.conftest import event, picks
+from tests.conftest import event, picks, state_copies
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
 
@@ -304,13 +303,8 @@ def test_the_pad_layout_is_the_card_order_of_the_replay_format_whatever_a_seat_h
 def test_a_reveal_and_its_resolution_copy_the_state_once(monkeypatch):
     """The last pick of a match: the reveal, the cards leaving the hands and the resolution step are recorded
     with one copy of the state (and one of the match's record), not one per step."""
-    made = []
-
-    def counted(value, **changes):
-        made.append(type(value).__name__)
-        return evolve(value, **changes)
     state = picks(ponte.setup(3), VERTIGINI, SCATTO)
-    monkeypatch.setattr(ponte, "evolve", counted)
+    made = state_copies(monkeypatch, ponte)
     state = picks(state, None, None, PAURA)
     assert state.phase == "event" and state.history[-1].reveal == (VERTIGINI, SCATTO, PAURA)
     assert sorted(made) == ["Match", "State"]

@@ -8,7 +8,7 @@ from engine.record import GameRecord, header
 from engine.rules import PUBLIC, TERMINAL, Rejected
 from engine.rules import shangrila as G
 from engine.rules.protocol import evolve
-from tests.conftest import virtual
+from tests.conftest import state_copies, virtual
 
 GU, DR, FU, SA, PI, AS, YE = G.KINDS
 
@@ -375,22 +375,11 @@ def test_the_villages_links_are_worked_out_once_per_set_of_bridges():
     assert G._links.cache_info().misses == 2
 
 
-def copies(monkeypatch):
-    """Counts the state copies the rules make (every copy goes through `evolve`)."""
-    made = []
-
-    def counted(value, **changes):
-        made.append(type(value).__name__)
-        return evolve(value, **changes)
-    monkeypatch.setattr(G, "evolve", counted)
-    return made
-
-
 def test_a_journey_copies_the_state_twice_however_many_travel_and_are_sent_home(monkeypatch):
     """The spaces and supplies a journey changes are changed on lists and made into the next state once (then
     the turn passes): not a copy per space, supply and event."""
     state = board(tiles=[(0, GU, 4, 0), (0, SA, 4, 0), (0, YE, 4, 0), (1, GU, 5, 1), (2, SA, 5, 2), (1, DR, 5)])
-    made = copies(monkeypatch)
+    made = state_copies(monkeypatch, G)
     after = go(state, 0, 4, 5)
     fates = after.history[-1]["travellers"]
     assert [t["fate"] for t in fates] == ["master", "master", "master"] and fates[0]["sent_home"] == [1, 1]
@@ -399,7 +388,7 @@ def test_a_journey_copies_the_state_twice_however_many_travel_and_are_sent_home(
 
 def test_a_place_or_a_recruit_copies_the_state_once(monkeypatch):
     state = board(tiles=[(0, GU, 4), (0, SA, 4), (1, DR, 5)])
-    made = copies(monkeypatch)
+    made = state_copies(monkeypatch, G)
     G.apply(state, choose(0, recruit=[[GU, 4], [SA, 4]]))
     assert made == ["State"]
     G.apply(state, choose(0, place=DR, village=4))
