@@ -211,14 +211,20 @@ def test_r12_during_the_reveal_delay_a_held_special_is_not_checked_against(tmp_p
     table.close()
 
 
+def after_a_power_cut(table, path, clock):
+    """`table` loses its power (its journal closed, nothing flushed, nothing scheduled runs later) and the box
+    starts again on the journal at `path`."""
+    table._journal.close()
+    clock.jobs.clear()
+    return Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+
+
 def test_a_held_pick_survives_a_power_cut_inside_the_reveal_delay(tmp_path, clock):
     """Defect: the pick that completes a round was answered `held` but kept only in memory."""
     path = tmp_path / "j.sqlite3"
     table = held_round(path, clock)
     assert press(table, 2, 5) == "held"  # a change of mind inside the delay is kept too
-    table._journal.close()  # the power goes: nothing is flushed, nothing runs later
-    clock.jobs.clear()
-    again = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    again = after_a_power_cut(table, path, clock)
     assert again.view()["locked"] == [0, 1, 2] and again.view(2)["my_pick"] == VERTIGINI
     clock.advance(1.0)
     assert again.view()["history"][0]["reveal"] == [SALTO, SCATTO, VERTIGINI]
@@ -232,9 +238,7 @@ def test_a_held_pick_survives_a_power_cut_after_another_seat_changes_its_pick(tm
     path = tmp_path / "j.sqlite3"
     table = held_round(path, clock)
     assert press(table, 0, 4) == "applied"  # seat 1 changes its mind during the delay
-    table._journal.close()  # the power goes before the reveal
-    clock.jobs.clear()
-    again = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    again = after_a_power_cut(table, path, clock)  # before the reveal
     assert again.view()["locked"] == [0, 1, 2] and again.view(2)["my_pick"] == PAURA
     clock.advance(1.0)
     assert again.view()["history"][0]["reveal"] == [PRUDENTE, SCATTO, PAURA]
