@@ -103,10 +103,6 @@ def _links(bridges):
     return {v: tuple(sorted(ws)) for v, ws in found.items()}
 
 
-def neighbours(state, v):
-    return links(state).get(v, ())
-
-
 def scores(state):
     counted = [0] * state.seats
     for village in state.spaces:
