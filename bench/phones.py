@@ -8,6 +8,10 @@ see) is compared with the baseline's; the refused ones (a button a player would 
 are measured apart and printed beside. Both servers start from compiled bytecode, as an install's (pip compiles
 it) does.
 
+A box press starts as the virtual key closes on the mock pins, so it waits out the key's debounce (as a finger's
+press does) before the box sees it; a baseline press has nothing to wait for. The last phone is compared with the
+baseline once that wait, measured in the same run on the same mock pins, is taken out, and printed with it beside.
+
 Run by hand: `.venv/bin/python bench/phones.py [--phones 50] [--presses 40] [--rounds 5]`. Goals: CPU per
 press ≤ 1.0× the baseline, the last phone ≤ 1.2×, RSS ≤ 1.3×, start ≤ 1.5×. A Pi Zero 2 W is 6–10× slower than
 this machine."""
@@ -29,7 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.idle import baseline_server, cpu_seconds  # noqa: E402
+from bench.matrix import latencies  # noqa: E402
 from device.config import DEFAULT_PINMAP, load_pinmap  # noqa: E402
+from device.pads import MatrixPads  # noqa: E402
+from device.pins import mock_pins  # noqa: E402
 from tests.browser import Server, free_port  # noqa: E402
 
 
@@ -183,6 +190,19 @@ def first_answer(command):
         process.wait(timeout=10)
 
 
+def key_debounce(presses=40):
+    """The median ms from a key closing to its report on the default pin map's mock pins, by the scanner the box
+    starts: the wait for the key to be steady, part of every box press here and of no baseline press."""
+    pinmap = load_pinmap(DEFAULT_PINMAP)
+    factory, simulated = mock_pins(pinmap)
+    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
+    try:
+        pads.start()
+        return 1000 * statistics.median(latencies(pads, presses))
+    finally:
+        pads.close()
+
+
 GAMES = (("ponte", 3), ("biglietti", 12))
 
 
@@ -212,6 +232,7 @@ def main():
         finally:
             baseline.terminate()
             baseline.wait(timeout=10)
+    debounce = key_debounce()
     medians = {what: summed(found) for what, found in rounds.items()}
     bare = medians.pop("baseline")
     boxes = medians
@@ -227,12 +248,13 @@ def main():
         print(f"  {game}, {seats} seats: {box[4]:.1f} refused presses for each one the rules took (a button the "
               f"seat may not press now, or a cursor's move), {box[3]:.2f} ms of CPU each, not counted below:")
         for name, now, base, goal in (("CPU per press taken (ms)", box[0], bare[0], 1.0),
-                                      ("press → last phone, 95th (ms)", box[1], bare[1], 1.2),
+                                      ("press → last phone, 95th, after the key's debounce (ms)", box[1] - debounce,
+                                       bare[1], 1.2),
                                       ("RSS with the phones (MB)", box[2], bare[2], 1.3)):
             report(name, now, base, goal)
-        debounce = load_pinmap(DEFAULT_PINMAP).debounce_ms
-        print(f"      (a press counts once its key has been steady for the debounce, {debounce} ms by the pin map: "
-              f"without it the last phone is {(box[1] - debounce) / bare[1]:.2f}× the baseline's)")
+        print(f"      (a press counts once its key has been steady: {debounce:.1f} ms from the key closing, median, for "
+              f"the pin map's {load_pinmap(DEFAULT_PINMAP).debounce_ms} ms debounce; with it the last phone is "
+              f"{box[1]:.1f} ms, {box[1] / bare[1]:.2f}× the baseline's)")
     report("start → first answer (s)", starts[0], starts[1], 1.5)
 
 
