@@ -1,6 +1,7 @@
 """The pins the box runs on, chosen by the composition root (device/cli.py) and handed to every part that makes
 a gpiozero device: mock pins in mock mode, with the key matrix simulated on them, else the back-end the builder
 names. Nothing downstream looks at environment variables or at which back-end it was given."""
+import collections
 import os
 
 from gpiozero import Device
@@ -10,12 +11,23 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from .simulated_matrix import SimulatedMatrix
 
 MOCK_REVISIONS = {"cm": "a020a0", "pi": "a02082"}  # gpiozero board revisions with the pin map's GPIO
+KEPT_STATES = 64  # the changes a mock pin remembers, newest last
+
+
+class BoxMockPin(MockPWMPin):
+    """gpiozero's mock pin (PWM-capable, for a passive buzzer) remembering only its last KEPT_STATES changes in
+    `states`: gpiozero's keeps every change for a test to look at, and a box in mock mode beeps for a whole
+    evening."""
+
+    def clear_states(self):
+        super().clear_states()
+        self.states = collections.deque(self.states, maxlen=KEPT_STATES)
 
 
 def mock_pins(pinmap):
-    """gpiozero's mock pins for the pin map's board (PWM-capable, for a passive buzzer), and its key matrix
-    simulated on them (None for direct wiring, whose buttons are mock pins themselves)."""
-    factory = MockFactory(revision=MOCK_REVISIONS[pinmap.board], pin_class=MockPWMPin)
+    """Mock pins (BoxMockPin) for the pin map's board, and its key matrix simulated on them (None for direct
+    wiring, whose buttons are mock pins themselves)."""
+    factory = MockFactory(revision=MOCK_REVISIONS[pinmap.board], pin_class=BoxMockPin)
     return factory, simulated_matrix(factory, pinmap)
 
 

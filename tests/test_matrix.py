@@ -3,13 +3,13 @@ import threading
 import time
 
 import pytest
-from gpiozero import CompositeDevice
+from gpiozero import CompositeDevice, DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
 
 from device.config import load_pinmap
 from device.matrix import MatrixColumn, MatrixRow, MatrixScanner
 from device.pads import MatrixPads
-from device.pins import MOCK_REVISIONS, mock_pins
+from device.pins import KEPT_STATES, MOCK_REVISIONS, BoxMockPin, mock_pins
 from device.simulated_matrix import SimulatedMatrix
 from tests.conftest import DIRECT_PINMAP, simulated_pads
 
@@ -310,3 +310,21 @@ def test_the_matrix_is_a_composite_device_owning_its_rows_and_columns(matrix):
     assert [d.pin.info.name for d in scanner] == [f"GPIO{p}" for p in ROWS + COLUMNS]
     scanner.close()
     assert scanner.closed and all(d.closed for d in scanner.all)
+
+
+def test_a_mock_mode_pin_remembers_its_last_changes_only():
+    """Defect (bench/phones.py, a box's memory growing press after press): gpiozero's mock pins keep every change
+    of level for a test to look at, so a box in mock mode kept each beep of its buzzer for the whole evening. Its
+    pins now keep the last KEPT_STATES."""
+    pinmap = load_pinmap()
+    factory, simulated = mock_pins(pinmap)
+    buzzer = DigitalOutputDevice(pinmap.buzzer, pin_factory=factory)
+    try:
+        for _ in range(5 * KEPT_STATES):
+            buzzer.on()
+            buzzer.off()
+        assert len(buzzer.pin.states) == KEPT_STATES
+        assert [s.state for s in buzzer.pin.states][-2:] == [True, False]  # the newest last
+        assert all(isinstance(pin, BoxMockPin) for pin in simulated.rows + simulated.columns)
+    finally:
+        buzzer.close()
