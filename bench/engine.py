@@ -84,8 +84,9 @@ def main():
     if args.processes > 1:
         with multiprocessing.Pool(args.processes) as pool:
             rates = pool.starmap(pure_rate, [(name, seed, args.seconds) for seed in range(args.processes)])
-        print(f"{name}, pure rules, {args.processes} processes: {sum(r[0] for r in rates):.0f} games per "
-              "CPU-second of each")
+        each = [r[0] for r in rates]
+        print(f"{name}, pure rules, {args.processes} processes at once: {sum(each):.0f} games per second together, "
+              f"{min(each):.0f}–{max(each):.0f} per CPU-second each")
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         for where, journal in (("memory", ":memory:"), ("disk", Path(tmp) / "journal.sqlite3")):
