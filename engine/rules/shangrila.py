@@ -428,7 +428,7 @@ def _apply_place(state, seat, kind, v):
         if _own_masters(state.spaces[v], seat) >= colour:
             raise refuse("own_tiles_full", player=seat + 1, n=colour, village=v + 1, seats=state.seats)
     else:
-        if not any(m == seat for m, _ in state.spaces[v]):
+        if not _own_masters(state.spaces[v], seat):
             raise refuse("no_master_there", player=seat + 1, village=v + 1)
         if not state.supply[seat][k]:
             raise refuse("none_in_supply", player=seat + 1, kind=word(kind))
