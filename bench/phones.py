@@ -190,10 +190,9 @@ def first_answer(command):
         process.wait(timeout=10)
 
 
-def key_debounce(presses=40):
-    """The median ms from a key closing to its report on the default pin map's mock pins, by the scanner the box
-    starts: the wait for the key to be steady, part of every box press here and of no baseline press."""
-    pinmap = load_pinmap(DEFAULT_PINMAP)
+def key_debounce(pinmap, presses=40):
+    """The median ms from a key closing to its report on `pinmap`'s mock pins, by the scanner the box starts: the
+    wait for the key to be steady, part of every box press here and of no baseline press."""
     factory, simulated = mock_pins(pinmap)
     pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
     try:
@@ -232,7 +231,8 @@ def main():
         finally:
             baseline.terminate()
             baseline.wait(timeout=10)
-    debounce = key_debounce()
+    pinmap = load_pinmap(DEFAULT_PINMAP)  # the box's, in mock mode
+    debounce = key_debounce(pinmap)
     medians = {what: summed(found) for what, found in rounds.items()}
     bare = medians.pop("baseline")
     boxes = medians
@@ -253,7 +253,7 @@ def main():
                                       ("RSS with the phones (MB)", box[2], bare[2], 1.3)):
             report(name, now, base, goal)
         print(f"      (a press counts once its key has been steady: {debounce:.1f} ms from the key closing, median, for "
-              f"the pin map's {load_pinmap(DEFAULT_PINMAP).debounce_ms} ms debounce; with it the last phone is "
+              f"the pin map's {pinmap.debounce_ms} ms debounce; with it the last phone is "
               f"{box[1]:.1f} ms, {box[1] / bare[1]:.2f}× the baseline's)")
     report("start → first answer (s)", starts[0], starts[1], 1.5)
 
