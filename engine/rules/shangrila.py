@@ -163,25 +163,50 @@ def _setup_places(state, seat):
 
 
 # A student always sits on a master of its own colour: `seat`'s master is the space (seat, None) or (seat, seat),
-# its student (seat, seat). The tests below are tuple lookups, as the legal actions are asked on every turn.
-def _open_options(state, seat):
-    """One pass over the open villages where `seat` has a tile: ((kind index, village) of each empty space beside one
-    of its masters that it has a tile for, (kind index, village) of each of its masters alone with a tile to
-    join it, (village, neighbour) of each journey its students may make)."""
-    supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
-    held = [k for k in range(len(KINDS)) if supply[k]]
-    linked, places, alone_masters, journeys = links(state), [], [], []
-    for v, spaces in enumerate(state.spaces):
-        teaching, travelling = alone in spaces, student in spaces
-        if not (teaching or travelling) or state.stones[v]:
+# its student (seat, seat). The legal actions and R-4's question are asked on every turn, and an action changes
+# one or two villages: the others keep their spaces' tuple. So each village is read once for every seat and kept
+# with the tuple it was read from (the last one per village: a state asked again reads only what changed).
+_READ = [(None, None)] * len(VILLAGES)
+
+
+def _read(v, spaces):
+    """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: {seat:
+    (((kind index, its place action) of each empty space), ((kind index, its single recruit action, the student
+    it lists) of each of its masters alone), whether one of its masters has its student)}. The actions are the
+    shared ones of _place_action and _recruit_action."""
+    kept, said = _READ[v]  # one read: another thread replaces the entry whole
+    if kept is spaces:
+        return said
+    empty = [k for k, space in enumerate(spaces) if space == EMPTY]
+    said = {}
+    for k, (master, student) in enumerate(spaces):
+        if master is None:
             continue
-        for k in held:
-            space = spaces[k]
-            if space == EMPTY:
-                places.append((k, v))
-            elif space == alone:
-                alone_masters.append((k, v))
-        if travelling:
+        if master not in said:
+            said[master] = (tuple([(e, _place_action(master, e, v)) for e in empty]), [], False)
+        places, alone, taught = said[master]
+        if student is None:
+            single = _recruit_action(master, k, v)
+            alone.append((k, single, single["choose"]["recruit"][0]))
+        elif not taught:
+            said[master] = (places, alone, True)
+    _READ[v] = (spaces, said)
+    return said
+
+
+def _open_options(state, seat):
+    """One pass over the open villages where `seat` has a master: (the place action of each empty space beside
+    one of its masters that it has a tile for, (kind index, single recruit action, student) of each of its masters
+    alone with a tile to join it, (village, neighbour) of each journey its students may make)."""
+    supply, stones, linked = state.supply[seat], state.stones, links(state)
+    places, alone_masters, journeys = [], [], []
+    for v, spaces in enumerate(state.spaces):
+        mine = _read(v, spaces).get(seat)
+        if mine is None or stones[v]:
+            continue
+        places += [action for k, action in mine[0] if supply[k]]
+        alone_masters += [master for master in mine[1] if supply[master[0]]]
+        if mine[2]:
             journeys += [(v, w) for w in linked.get(v, ())]
     return places, alone_masters, journeys
 
@@ -190,9 +215,9 @@ def _recruits(state, seat, alone_masters):
     """Each recruit's actions: of one student, or two (two of one kind need two tiles of it). The pairs are
     made anew (there are thousands of them), from shared students."""
     supply = state.supply[seat]
-    return [_recruit_action(seat, *first) for first in alone_masters] + [
-        {"seat": seat, "choose": {"recruit": [_student(*first), _student(*second)]}}
-        for first, second in combinations(alone_masters, 2) if first[0] != second[0] or supply[first[0]] >= 2]
+    return [single for _, single, _ in alone_masters] + [
+        {"seat": seat, "choose": {"recruit": [first, second]}}
+        for (k, _, first), (j, _, second) in combinations(alone_masters, 2) if k != j or supply[k] >= 2]
 
 
 # A turn lists up to ~200 actions, most of them listed again the next turn. A seat's places, journeys and single
@@ -209,26 +234,20 @@ def _journey_action(seat, v, w):
 
 @lru_cache(maxsize=None)
 def _recruit_action(seat, k, v):
-    return {"seat": seat, "choose": {"recruit": [_student(k, v)]}}
-
-
-@lru_cache(maxsize=None)
-def _student(k, v):
-    """A student as a recruit's line lists it: [kind, village]."""
-    return [KINDS[k], v]
+    return {"seat": seat, "choose": {"recruit": [[KINDS[k], v]]}}  # its student, [kind, village], shared by pairs
 
 
 def _has_action(state, seat):
     """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
-    supply, alone, student = state.supply[seat], (seat, None), (seat, seat)
+    supply, stones = state.supply[seat], state.stones
     for v, spaces in enumerate(state.spaces):
-        if state.stones[v] or not (alone in spaces or student in spaces):
+        mine = _read(v, spaces).get(seat)
+        if mine is None or stones[v]:
             continue
-        for k, space in enumerate(spaces):
-            if supply[k] and (space == EMPTY or space == alone):
-                return True
-        if student in spaces and v in links(state):  # a bridge still stands from here
+        if any(supply[k] for k, _ in mine[0]) or any(supply[k] for k, _, _ in mine[1]):
+            return True
+        if mine[2] and v in links(state):  # a bridge still stands from here
             return True
     return False
 
@@ -238,8 +257,7 @@ def _actions(state, seat):
     if state.phase == SETUP:
         return [_place_action(seat, k, v) for k, v in _setup_places(state, seat)]
     places, alone_masters, journeys = _open_options(state, seat)
-    return ([_place_action(seat, k, v) for k, v in places] + _recruits(state, seat, alone_masters)
-            + [_journey_action(seat, v, w) for v, w in journeys])
+    return places + _recruits(state, seat, alone_masters) + [_journey_action(seat, v, w) for v, w in journeys]
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
