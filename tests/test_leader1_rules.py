@@ -625,8 +625,8 @@ def test_an_action_works_out_a_teams_choices_once_though_the_player_and_the_rule
     record = race()
     state, seat = record.state, record.state.queue[0] if record.state.queue else L.current_actors(record.state)[0]
     listed = []
-    real = L._listed_choices
-    monkeypatch.setattr(L, "_listed_choices", lambda s, t: listed.append(t) or real(s, t))
+    real = L._listed_lines
+    monkeypatch.setattr(L, "_listed_lines", lambda s, t: listed.append(t) or real(s, t))
     action = L.legal_actions(state, seat)[0]
     assert L.prompt(state, seat) is not None
     L.apply(state, action)
@@ -638,15 +638,36 @@ def test_a_supply_tile_used_copies_the_state_once_and_its_choices_are_made_once(
     one copy of the state; every list of choices shares the supply choices of the team's riders."""
     state = race().state
     assert L.current_actors(state) == (1,)  # the attacks: team 2 first
-    listed = [c for c in L._choices(state, 1) if "supply" in c]
-    assert listed == [{"supply": [kind, v]} for kind in ("passista", "leader", "scalatore") for v in (2, 3, 4, 5)]
+    listed = [line for line in L.legal_actions(state, 1) if "supply" in line["choose"]]
+    assert listed == [{"seat": 1, "choose": {"supply": [kind, v]}} for kind in ("passista", "leader", "scalatore")
+                      for v in (2, 3, 4, 5)]
     made = state_copies(monkeypatch, L)
     after = L.apply(state, {"seat": 1, "choose": {"supply": ["leader", 3]}})
     assert made == ["Rider", "State"]
     assert rider_of(after, 1, "leader").energy == rider_of(state, 1, "leader").energy + 3
     assert after.events[-1]["event"] == "supply_used" and L.current_actors(after) == (1,)
-    again = [c for c in L._choices(after, 1) if "supply" in c]
+    again = [line for line in L.legal_actions(after, 1) if "supply" in line["choose"]]
     assert again == listed and all(a is b for a, b in zip(listed, again))
+
+
+def test_a_moves_fields_are_listed_from_lines_made_once_and_a_tile_added_does_not_work_its_sums_out_again(
+        monkeypatch):
+    """Entering a move is most of what a team does: each field's lines are made once and shared by every list
+    (the weathers listed again after another field changed are the same objects), and a supply tile added, which
+    changes the rider's energy and not the move, does not work the move's cost out again."""
+    record = race()
+    enter(record, 1, "scalatore", "pianura", 5)
+    weathers = [line for line in L.legal_actions(record.state, 1) if "weather" in line["choose"]]
+    act(record, 1, blocked=2)
+    again = [line for line in L.legal_actions(record.state, 1) if "weather" in line["choose"]]
+    assert again == weathers and all(a is b for a, b in zip(weathers, again))
+    assert len(weathers) == len(L.WEATHER) - 1 and {"weather": "sereno"} not in [w["choose"] for w in weathers]
+    costed, real = [], L.move_cost
+    monkeypatch.setattr(L, "move_cost", lambda *args, **kw: costed.append(args) or real(*args, **kw))
+    act(record, 1, supply=["scalatore", 3])
+    assert {"seat": 1, "choose": {"go": True}} in L.legal_actions(record.state, 1)
+    assert L.view(record.state, PUBLIC)["forms"][1]["sums"]["cost"] == 10  # 4 paid spaces, 2 blocked
+    assert costed == []
 
 
 def rider_of(state, seat, kind):

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from .leader1_die import (
     COLOURS,
     DEFAULT_DIE,
+    FREE,
     MAX_PAID,
     TERRAINS,
     TYPES,
@@ -247,8 +248,11 @@ def _ref(rider):
     return [rider.seat, rider.kind]
 
 
+OFF_ROAD = (ARRIVATO, FUORI)
+
+
 def _racing(rider):
-    return rider.place not in (ARRIVATO, FUORI)
+    return rider.place not in OFF_ROAD
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
@@ -272,13 +276,17 @@ def _due_riders(state, phase, seat=None):
 
 
 def _movers(state):
-    """The teams that may act in a move phase: those entering a move or with a rider still to move (one pass
-    over the riders: this is asked on every action)."""
+    """The teams that may act in a move phase: those entering a move or with a rider still to move (this is
+    asked on every action)."""
     if state.phase == ATTACKS:
         return state.queue[:1]
-    phase, t = state.phase, state.turn
-    due = {r.seat for r in state.riders if _is_due(r, phase, t)}
-    return tuple(s for s in range(state.seats) if state.forms[s] is not None or s in due)
+    due, forms = _due_teams(state.riders, state.phase, state.turn), state.forms
+    return tuple([s for s in range(state.seats) if forms[s] is not None or s in due])
+
+
+@last_answer  # one pass over the riders; a move's fields change the forms, not the riders
+def _due_teams(riders, phase, turn):
+    return frozenset([r.seat for r in riders if _is_due(r, phase, turn)])
 
 
 def _advance(state):
@@ -487,9 +495,8 @@ def _punctured(state, i):
 
 
 # -- a move -----------------------------------------------------------------------------------------------------------
-def _quality_bonus(rider, form):
-    return ((rider.quality == "discesista" and form.start == "discesa")
-            or (rider.quality == "velocista" and form.sprint))
+def _quality_bonus(quality, form):
+    return (quality == "discesista" and form.start == "discesa") or (quality == "velocista" and form.sprint)
 
 
 def _may_draft(state, rider, form):
@@ -497,9 +504,16 @@ def _may_draft(state, rider, form):
 
 
 def reckon(state, form):
-    """What a complete form means: free and paid spaces, cost, recovery, the risks it runs."""
+    """What a complete form means: free and paid spaces, cost, recovery, the risks it runs (a dict of the
+    caller's own)."""
     rider = state.riders[form.rider]
-    free = free_spaces(form.start, rider.kind, draft=form.draft, bonus=_quality_bonus(rider, form))
+    sums = _sums(form, rider.kind, rider.quality)
+    return {**sums, "risks": list(sums["risks"])}
+
+
+@lru_cache(maxsize=256)  # every list of a move's choices asks whether it may go, and a tile added changes no sum
+def _sums(form, kind, quality):
+    free = free_spaces(form.start, kind, draft=form.draft, bonus=_quality_bonus(quality, form))
     wind = WIND.get(form.weather, 0)
     if wind > 0 and form.draft:
         wind = 0  # head wind costs only a rider without the draft
@@ -509,19 +523,19 @@ def reckon(state, form):
         # The climb's spaces close the move when it starts below the climb, and open it when it starts on it.
         on_climb = (max(0, form.climb_spaces - free) if form.start == "montagna"
                     else min(paid, form.climb_spaces))
-        climber_attack = form.breakaway and rider.kind == "scalatore" and form.start == "montagna"
+        climber_attack = form.breakaway and kind == "scalatore" and form.start == "montagna"
         if on_climb > form.climb and not climber_attack:
             risks.append("fatigue")
     rain = form.weather == "pioggia"
     damaged = [k for k in form.damaged if rain or k > free]
-    if len(damaged) > (rider.quality == "attaccante"):
+    if len(damaged) > (quality == "attaccante"):
         risks.append("crash")
     cobbles = [k for k in form.cobbles if k > free]
-    if rider.quality == "attaccante":
+    if quality == "attaccante":
         cobbles = cobbles[1:]
     risks += ["cobbles"] * len(cobbles)
     need = cost * 2 if "fatigue" in risks else cost
-    return {"free": free, "paid": paid, "cost": cost, "recovered": recovered, "risks": risks, "need": need}
+    return {"free": free, "paid": paid, "cost": cost, "recovered": recovered, "risks": tuple(risks), "need": need}
 
 
 def _reckoned(state, form):
@@ -553,35 +567,57 @@ def _max_spaces(state, form):
     return free_spaces(form.start, rider.kind, draft=True, bonus=True) + MAX_PAID
 
 
-def _form_choices(state, seat):
-    """The choose values a team entering a move may take now, in prompt order."""
+def _form_lines(state, seat):
+    """The lines a team entering a move may take now, in prompt order."""
     form = state.forms[seat]
     rider = state.riders[form.rider]
     if form.start is None:
-        return [{"from": t} for t in TERRAINS] + [{"back": True}]
+        return [*_lines_of(seat, "from"), *_lines_of(seat, "back")]
     if form.spaces is None:
-        return ([{"spaces": n} for n in range(_min_spaces(form), _max_spaces(state, form) + 1)]
-                + [{"back": True}])
-    choices = [] if _go_refusal(state, form) else [{"go": True}]
+        return [*_lines_of(seat, "spaces")[_min_spaces(form):_max_spaces(state, form) + 1], *_lines_of(seat, "back")]
+    lines = [] if _go_refusal(state, form) else [*_lines_of(seat, "go")]
     if _may_draft(state, rider, form):
-        choices.append({"draft": not form.draft})
+        lines.append(_lines_of(seat, "draft")[not form.draft])
     if rider.quality == "velocista":
-        choices.append({"sprint": not form.sprint})
-    choices += [{"weather": w} for w in WEATHER if w != form.weather]
-    choices += [{"blocked": n} for n in range(0, form.spaces + 1) if n != form.blocked]
-    choices += [{"climb": c} for c in range(5) if c != form.climb]
+        lines.append(_lines_of(seat, "sprint")[not form.sprint])
+    lines += _but(_lines_of(seat, "weather"), WEATHER.index(form.weather))
+    lines += _but(_lines_of(seat, "blocked")[:form.spaces + 1], form.blocked)
+    lines += _but(_lines_of(seat, "climb"), form.climb)
     if form.climb:
-        choices += [{"climb_spaces": n} for n in range(1, form.spaces + 1) if n != form.climb_spaces]
-    choices += [{"road": k} for k in range(1, form.spaces + 1)]
+        lines += _but(_lines_of(seat, "climb_spaces")[1:form.spaces + 1], form.climb_spaces - 1)
+    lines += _lines_of(seat, "road")[1:form.spaces + 1]
     if state.opts["supply"] == "box":
-        choices.append({"feed": not form.feed})
+        lines.append(_lines_of(seat, "feed")[not form.feed])
     if rider.place == STACCATO:
-        choices.append({"ahead": not form.ahead})
+        lines.append(_lines_of(seat, "ahead")[not form.ahead])
     if state.opts["race"] == "tappe":
-        choices.append({"bonus": not form.bonus})
-    choices.append({"finish": not form.finish})
-    choices.append({"back": True})
-    return choices
+        lines.append(_lines_of(seat, "bonus")[not form.bonus])
+    lines.append(_lines_of(seat, "finish")[not form.finish])
+    lines += _lines_of(seat, "back")
+    return lines
+
+
+def _but(lines, i):
+    """`lines` without the one at `i` (the value the form already has), if there is one."""
+    return lines[:i] + lines[i + 1:] if 0 <= i < len(lines) else lines
+
+
+# The values of the choices a team lists again and again (a move's fields, the chase, the peloton's terrain), in
+# prompt order; a toggle's lines are indexed by the value it sets, a count's by the number.
+MOST_SPACES = max(map(max, FREE.values())) + 2 + MAX_PAID  # the draft and a quality's bonus add a space each
+NUMBERS = range(MOST_SPACES + 1)
+TOGGLE = (False, True)
+LISTED = {"from": TERRAINS, "spaces": NUMBERS, "go": (True,), "draft": TOGGLE, "sprint": TOGGLE, "weather": WEATHER,
+          "blocked": NUMBERS, "climb": range(5), "climb_spaces": NUMBERS, "road": NUMBERS, "feed": TOGGLE,
+          "ahead": TOGGLE, "bonus": TOGGLE, "finish": TOGGLE, "back": (True,), "chase": (True, False),
+          "roll": TERRAINS}
+
+
+@lru_cache(maxsize=None)  # a few dozen lines a seat, made when the seat first lists them
+def _lines_of(seat, key):
+    """`seat`'s lines choosing `key` as each of its LISTED values, made once and shared by every list of legal
+    actions (never changed once made)."""
+    return tuple({"seat": seat, "choose": {key: value}} for value in LISTED[key])
 
 
 RESTATABLE = ("draft", "sprint", "weather", "blocked", "climb", "climb_spaces", "feed", "ahead", "bonus", "finish")
@@ -766,69 +802,74 @@ def _end_stage(state):
 
 # -- the actions ---------------------------------------------------------------------------------------------------
 @last_answer
-def _choices(state, seat):
-    """Every choose value `seat` may take now, in prompt order (a tuple: it is remembered)."""
-    return tuple(_listed_choices(state, seat))
+def _lines(state, seat):
+    """Every line `seat` may take now, in prompt order (a tuple: it is remembered)."""
+    return tuple(_listed_lines(state, seat))
 
 
-def _listed_choices(state, seat):
+def _each(seat, values):
+    """`seat`'s lines choosing each of `values` (choose objects made for this list)."""
+    return [{"seat": seat, "choose": choose} for choose in values]
+
+
+def _listed_lines(state, seat):
     phase = state.phase
     if phase == OVER or state.due is not None or seat not in current_actors(state):
         return []
     if phase == QUALITY:
         mine = [r for r in state.riders if r.seat == seat]
         taken = {r.quality for r in mine}
-        return [{"quality": [r.kind, q]} for r in mine if r.quality is None for q in QUALITIES
-                if q not in taken] + [{"quality": None}]
+        return _each(seat, [{"quality": [r.kind, q]} for r in mine if r.quality is None for q in QUALITIES
+                            if q not in taken] + [{"quality": None}])
     if phase == LINEUP:
-        return [{"place": [r.kind, p]} for r in state.riders if r.seat == seat and r.place == PANCIA and not r.moved
-                for p in PELOTON]
+        return _each(seat, [{"place": [r.kind, p]} for r in state.riders
+                            if r.seat == seat and r.place == PANCIA and not r.moved for p in PELOTON])
     if phase == PUNCTURES:
-        return [{"roll": state.riders[state.queue[0]].kind}]
-    supply = _supply_choices(state, seat)
+        return _each(seat, [{"roll": state.riders[state.queue[0]].kind}])
+    supply = _supply_lines(state, seat)
     if phase in MOVE_PHASES:
         if state.forms[seat] is not None:
-            return _form_choices(state, seat) + supply
-        rides = [{"ride": state.riders[i].kind} for i in _due_riders(state, phase, seat)]
-        return rides + ([{"ride": None}] if phase == ATTACKS else []) + supply
+            return _form_lines(state, seat) + supply
+        rides = [state.riders[i].kind for i in _due_riders(state, phase, seat)] + ([None] if phase == ATTACKS else [])
+        return _each(seat, [{"ride": kind} for kind in rides]) + supply
     if phase == REGROUP:
         # The head may stay or drop into the belly; only a rider already in the belly may be dropped back.
         moves = {TESTA: (PANCIA,), PANCIA: (TESTA, STACCATO)}
-        return [{"place": [state.riders[i].kind, p]} for i in range(len(state.riders)) if state.riders[i].seat == seat
-                for p in moves.get(state.riders[i].place, ()) if p != STACCATO or i in state.belly] \
-            + [{"place": None}] + supply
+        return _each(seat, [{"place": [state.riders[i].kind, p]} for i in range(len(state.riders))
+                            if state.riders[i].seat == seat for p in moves.get(state.riders[i].place, ())
+                            if p != STACCATO or i in state.belly] + [{"place": None}]) + supply
     if phase == CHASE:
-        return [{"chase": True}, {"chase": False}] + supply
+        return [*_lines_of(seat, "chase"), *supply]
     if phase == ROLL:
-        return [{"roll": t} for t in TERRAINS] + supply
+        return [*_lines_of(seat, "roll"), *supply]
     if phase == CATCH:
         caught = [{"catch": _ref(r) + [p]} for s in state.order for r in state.riders
                   if r.seat == s and r.place == FUGA for p in PELOTON]
         finish = [{"catch": ARRIVATO}] if any(r.place in PELOTON for r in state.riders) else []
-        return caught + finish + [{"catch": None}] + supply
+        return _each(seat, caught + finish + [{"catch": None}]) + supply
     return []
 
 
-def _supply_choices(state, seat):
+def _supply_lines(state, seat):
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
-    tiles = _tiles_for(tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
+    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and r.place not in OFF_ROAD]))
     if state.opts["supply"] == "table":
         return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
-    return [c for c in tiles if tuple(c["supply"]) in held]
+    return [line for line in tiles if tuple(line["choose"]["supply"]) in held]
 
 
 @lru_cache(maxsize=64)  # a team's riders still racing: the same few all game, and every action lists them
-def _tiles_for(kinds):
-    """The supply choice of a tile of each value for each rider of `kinds`, made once and shared."""
-    return tuple({"supply": [kind, v]} for kind in kinds for v in TILE_VALUES)
+def _tiles_for(seat, kinds):
+    """`seat`'s supply lines of a tile of each value for each rider of `kinds`, made once and shared."""
+    return tuple({"seat": seat, "choose": {"supply": [kind, v]}} for kind in kinds for v in TILE_VALUES)
 
 
 def legal_actions(state, actor):
     if actor == CHANCE:
         return [a for a, _ in chance_outcomes(state)]
-    return [{"seat": actor, "choose": c} for c in _choices(state, actor)]
+    return list(_lines(state, actor))
 
 
 CHOOSE_KEYS = frozenset({"seat", "choose"})
@@ -855,7 +896,7 @@ def apply(state, action):
     (key, value), = choose.items()
     if seat not in current_actors(state):
         raise refuse("not_their_turn", team=seat + 1, waiting=_waiting_for(state))
-    if choose not in _choices(state, seat):
+    if action not in _lines(state, seat):
         if _restates(state, seat, key, value):
             return state
         raise Rejected(_refusal(state, seat, key, value))
@@ -966,8 +1007,8 @@ MOVE_KEYS = ("blocked", "climb", "climb_spaces", "road")  # on the pad's buttons
 def prompt(state, seat):
     """Every input is an open choice driven by the pad's cursor; the supply tiles a team holds are its own
     (the prompt shows them to that team only)."""
-    choices = _choices(state, seat)
-    if not choices:
+    lines = _lines(state, seat)
+    if not lines:
         return None
     form = state.forms[seat] if state.phase in MOVE_PHASES else None
     if form is not None:
@@ -976,7 +1017,7 @@ def prompt(state, seat):
         title = TITLES[ATTACKS] if state.phase == ATTACKS else "choose_rider"
     else:
         title = TITLES[state.phase]
-    made = tuple(_choice({"seat": seat, "choose": c}) for c in choices)
+    made = tuple(map(_choice, lines))
     # The pad's buttons 3–6 reach at once what a move most needs: its rider, its terrain, the road's groups.
     if title == "choose_move":
         keys = tuple(g if any(c.group == g for c in made) else None for g in MOVE_KEYS)
