@@ -540,22 +540,32 @@ def _sums(form, kind, quality):
 
 def _reckoned(state, form):
     """(the sums of a complete form or None, why it cannot go or None)."""
-    rider = state.riders[form.rider]
     try:
         sums = reckon(state, form)
     except Rejected as e:
         return None, e.message
-    if rider.energy >= sums["need"]:
-        return sums, None
-    if "fatigue" in sums["risks"]:
-        return sums, word("costs_fatigue", "refusal", cost=sums["cost"], need=sums["need"], kind=rider.kind,
-                          energy=rider.energy)
-    return sums, word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
+    return sums, _unpaid(state.riders[form.rider], sums)
 
 
 def _go_refusal(state, form):
-    """Why a complete form cannot go, or None."""
-    return _reckoned(state, form)[1]
+    """Why a complete form cannot go, or None (asked by every list of a move's choices: the sums kept are read,
+    not copied)."""
+    rider = state.riders[form.rider]
+    try:
+        sums = _sums(form, rider.kind, rider.quality)
+    except Rejected as e:
+        return e.message
+    return _unpaid(rider, sums)
+
+
+def _unpaid(rider, sums):
+    """Why `rider` cannot pay a move's `sums`, or None."""
+    if rider.energy >= sums["need"]:
+        return None
+    if "fatigue" in sums["risks"]:
+        return word("costs_fatigue", "refusal", cost=sums["cost"], need=sums["need"], kind=rider.kind,
+                    energy=rider.energy)
+    return word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
 
 
 def _min_spaces(form):
