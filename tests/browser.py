@@ -72,14 +72,16 @@ def screenshot(page, name):
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
 
 
-def ask_and_hold(page, click, server, box_page=None):
-    """A phone asks for a seat or the host role by `click()`, and shows the button the box drew; the player
+def ask_and_hold(page, click, server, box_page=None, shown=lambda claim, words: None):
+    """A phone asks for a seat or the host role by `click()`, and shows the button the box drew (its words are
+    handed to `shown(claim, words)` then: once the button is held, the phone shows the seat instead); the player
     holds that button, on the virtual box's page when given (its "Hold the next button" switch), else by
     POST /box/press. Returns the claim as the phone received it."""
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/claim")) as answer:
         click()
     claim = answer.value.json()
     page.wait_for_selector(".claim .hold")
+    shown(claim, page.inner_text(".claim"))
     pad = claim["confirm_by"] == "pad"
     if box_page is not None:
         box_page.click("#hold-next")

@@ -59,8 +59,10 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     assert bob.locator(".seats li").count() == 4
 
     alice.goto(server.url + "/seat")
-    claim = ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server)
-    assert f"tieni premuto il tasto {claim['button']} per 2 secondi" in alice.inner_text(".claim")
+    def asked(claim, words):
+        assert f"tieni premuto il tasto {claim['button']} per 2 secondi" in words
+
+    ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server, shown=asked)
     alice.wait_for_selector("text=Sei il giocatore 1")
     alice.wait_for_selector("text=Scegli la tua carta in segreto")
     assert alice.locator(".choice").count() == 8  # five normal cards and the three possible specials
