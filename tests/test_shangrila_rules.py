@@ -364,6 +364,20 @@ def test_the_end_check_asks_whether_a_seat_has_an_action_with_the_answer_listing
             assert not any(G._actions(state._replace(phase=G.PLAY), seat) for seat in range(state.seats))
 
 
+def test_after_an_action_a_turn_reads_again_only_the_village_it_changed(monkeypatch):
+    """The legal actions and R-4's question read the villages on every turn: a village whose spaces did not
+    change is not read again, for the next seat's list nor for the end check."""
+    state = board(tiles=[(0, GU, 0, 0), (0, DR, 3), (1, GU, 4), (1, SA, 5), (2, FU, 7), (3, PI, 8)])
+    for seat in range(4):
+        G.legal_actions(evolve(state, to_act=seat), seat)
+    read, real = [], G._roles
+    monkeypatch.setattr(G, "_roles", lambda v, spaces: read.append(v) or real(v, spaces))
+    after = G.apply(state, choose(0, place=SA, village=3))
+    assert G.legal_actions(after, 1) and read == [3]
+    after = G.apply(after, choose(1, recruit=[[GU, 4], [SA, 5]]))
+    assert G.legal_actions(after, 2) and read == [3, 4, 5]
+
+
 def test_the_villages_links_are_worked_out_once_per_set_of_bridges():
     G._links.cache_clear()
     state = board(tiles=[(0, GU, 0, 0), (0, DR, 3), (1, GU, 4)])

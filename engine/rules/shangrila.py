@@ -170,13 +170,20 @@ _READ = [(None, None)] * len(VILLAGES)
 
 
 def _read(v, spaces):
+    """_roles(v, spaces), kept while village `v` keeps its spaces' tuple."""
+    kept, said = _READ[v]  # one read: another thread replaces the entry whole
+    if kept is spaces:
+        return said
+    said = _roles(v, spaces)
+    _READ[v] = (spaces, said)
+    return said
+
+
+def _roles(v, spaces):
     """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: {seat:
     (((kind index, its place action) of each empty space), ((kind index, its single recruit action, the student
     it lists) of each of its masters alone), whether one of its masters has its student)}. The actions are the
     shared ones of _place_action and _recruit_action."""
-    kept, said = _READ[v]  # one read: another thread replaces the entry whole
-    if kept is spaces:
-        return said
     empty = [k for k, space in enumerate(spaces) if space == EMPTY]
     said = {}
     for k, (master, student) in enumerate(spaces):
@@ -190,7 +197,6 @@ def _read(v, spaces):
             alone.append((k, single, single["choose"]["recruit"][0]))
         elif not taught:
             said[master] = (places, alone, True)
-    _READ[v] = (spaces, said)
     return said
 
 
