@@ -51,34 +51,54 @@ GOALS = {"ponte": 5000, "shangrila": 200, "leader1": 50}
 WINDOWS = 5
 
 
-def rate(rules, games, seconds):
-    """(games per CPU-second, games per wall-second) over about `seconds` of CPU, taken in WINDOWS windows that
-    each play the same games (`games()` gives a fresh `play(seats)`, its random player seeded alike): the CPU rate
-    is the best window's, as timeit takes the fastest of its repeats (a neighbour's load on a shared machine only
-    ever slows a window down), the wall rate the whole run's."""
+def window(rules, games, seconds):
+    """(games, CPU seconds, wall seconds) of about `seconds` of CPU playing from a fresh `games()`, a
+    `play(seats)` whose random player is seeded alike each time: every window plays the same games."""
     low, high = rules.SEATS
-    total, best, wall = 0, 0.0, time.perf_counter()
+    play, played, cpu, wall = games(), 0, time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < seconds:
+        play(low + played % (high - low + 1))
+        played += 1
+    return played, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def rates(measures, seconds):
+    """{name: (games per CPU-second, games per wall-second)} of each of `measures` ({name: (rules, games)}), over
+    about `seconds` of CPU each, in WINDOWS windows taken in turns: a slow spell of a shared machine falls on a
+    window of each, not on every window of one. The CPU rate is the best window's, as timeit takes the fastest of
+    its repeats (a neighbour's load only ever slows a window down); the wall rate is over all of them."""
+    found = {name: [] for name in measures}
     for _ in range(WINDOWS):
-        play, played, cpu = games(), 0, time.process_time()
-        while time.process_time() - cpu < seconds / WINDOWS:
-            play(low + played % (high - low + 1))
-            played += 1
-        best = max(best, played / (time.process_time() - cpu))
-        total += played
-    return best, total / (time.perf_counter() - wall)
+        for name, (rules, games) in measures.items():
+            found[name].append(window(rules, games, seconds / WINDOWS))
+    return {name: (max(n / cpu for n, cpu, _ in taken), sum(n for n, _, _ in taken) / sum(w for _, _, w in taken))
+            for name, taken in found.items()}
 
 
-def pure_rate(name, seed, seconds):
+def pure(name, seed):
+    """(rules, games) of random games of `name` through its pure rules."""
     rules = GAMES[name].rules
 
     def games():
         rng = random.Random(seed)
         return lambda seats: pure_game(rules, rng, seats)
-    return rate(rules, games, seconds)
+    return rules, games
 
 
-def said(rates):
-    return (f"{rates[0]:9.1f} games per CPU-second, the best of {WINDOWS} windows ({rates[1]:.1f} per wall-second "
+def pure_rate(name, seed, seconds):
+    return rates({name: pure(name, seed)}, seconds)[name]
+
+
+def on_table(table, rules):
+    """(rules, games) of random games of `rules` played through `table`."""
+    def games():
+        rng = random.Random(1)
+        return lambda seats: table_game(table, rng, rules, seats)
+    return rules, games
+
+
+def said(rate):
+    return (f"{rate[0]:9.1f} games per CPU-second, the best of {WINDOWS} windows ({rate[1]:.1f} per wall-second "
             "over them all)")
 
 
@@ -89,28 +109,24 @@ def main():
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count(),
                         help="also measure this many processes playing at once (the rules are pure)")
     args = parser.parse_args()
-    for name in [args.game] if args.game else list(GAMES):
-        rates = pure_rate(name, 1, args.seconds)
+    names = [args.game] if args.game else list(GAMES)
+    for name, rate in rates({name: pure(name, 1) for name in names}, args.seconds).items():
         goal = GOALS.get(name)
-        print(f"{name}, pure rules: {said(rates)}"
-              + (f"; goal ≥ {goal}: {'met' if rates[0] >= goal else 'NOT met'}" if goal else ""))
+        print(f"{name}, pure rules: {said(rate)}"
+              + (f"; goal ≥ {goal}: {'met' if rate[0] >= goal else 'NOT met'}" if goal else ""))
     name = args.game or "ponte"
     rules = GAMES[name].rules
     if args.processes > 1:
         with multiprocessing.Pool(args.processes) as pool:
-            rates = pool.starmap(pure_rate, [(name, seed, args.seconds) for seed in range(args.processes)])
-        each = [r[0] for r in rates]
+            each = [rate[0] for rate in pool.starmap(pure_rate, [(name, seed, args.seconds)
+                                                                  for seed in range(args.processes)])]
         print(f"{name}, pure rules, {args.processes} processes at once: {sum(each):.0f} games per second together, "
               f"{min(each):.0f}–{max(each):.0f} per CPU-second each")
     with tempfile.TemporaryDirectory() as tmp:
-        for where, journal in (("memory", ":memory:"), ("disk", Path(tmp) / "journal.sqlite3")):
-            table = Table(Journal(journal), random=random.Random(2))
-
-            def games():
-                rng = random.Random(1)
-                return lambda seats: table_game(table, rng, rules, seats)
-            rates = rate(rules, games, args.seconds)
-            print(f"{name}, table, {where} journal: {said(rates)}")
+        tables = {where: on_table(Table(Journal(journal), random=random.Random(2)), rules)
+                  for where, journal in (("memory", ":memory:"), ("disk", Path(tmp) / "journal.sqlite3"))}
+        for where, rate in rates(tables, args.seconds).items():
+            print(f"{name}, table, {where} journal: {said(rate)}")
 
 
 if __name__ == "__main__":
