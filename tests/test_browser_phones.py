@@ -59,6 +59,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     assert bob.locator(".seats li").count() == 4
 
     alice.goto(server.url + "/seat")
+
     def asked(claim, words):
         assert f"tieni premuto il tasto {claim['button']} per 2 secondi" in words
 
