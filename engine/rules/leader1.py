@@ -248,11 +248,8 @@ def _ref(rider):
     return [rider.seat, rider.kind]
 
 
-OFF_ROAD = (ARRIVATO, FUORI)
-
-
 def _racing(rider):
-    return rider.place not in OFF_ROAD
+    return rider.place not in (ARRIVATO, FUORI)
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
@@ -507,7 +504,11 @@ def reckon(state, form):
     """What a complete form means: free and paid spaces, cost, recovery, the risks it runs (a dict of the
     caller's own)."""
     rider = state.riders[form.rider]
-    sums = _sums(form, rider.kind, rider.quality)
+    return _copied(_sums(form, rider.kind, rider.quality))
+
+
+def _copied(sums):
+    """Sums kept for a form, as a dict of the caller's own."""
     return {**sums, "risks": list(sums["risks"])}
 
 
@@ -539,33 +540,24 @@ def _sums(form, kind, quality):
 
 
 def _reckoned(state, form):
-    """(the sums of a complete form or None, why it cannot go or None)."""
-    try:
-        sums = reckon(state, form)
-    except Rejected as e:
-        return None, e.message
-    return sums, _unpaid(state.riders[form.rider], sums)
-
-
-def _go_refusal(state, form):
-    """Why a complete form cannot go, or None (asked by every list of a move's choices: the sums kept are read,
-    not copied)."""
+    """(the sums kept for a complete form or None, why it cannot go or None). Every list of a move's choices asks
+    whether it may go: the sums are read, not copied (a view copies them)."""
     rider = state.riders[form.rider]
     try:
         sums = _sums(form, rider.kind, rider.quality)
     except Rejected as e:
-        return e.message
-    return _unpaid(rider, sums)
-
-
-def _unpaid(rider, sums):
-    """Why `rider` cannot pay a move's `sums`, or None."""
+        return None, e.message
     if rider.energy >= sums["need"]:
-        return None
+        return sums, None
     if "fatigue" in sums["risks"]:
-        return word("costs_fatigue", "refusal", cost=sums["cost"], need=sums["need"], kind=rider.kind,
-                    energy=rider.energy)
-    return word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
+        return sums, word("costs_fatigue", "refusal", cost=sums["cost"], need=sums["need"], kind=rider.kind,
+                          energy=rider.energy)
+    return sums, word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
+
+
+def _go_refusal(state, form):
+    """Why a complete form cannot go, or None."""
+    return _reckoned(state, form)[1]
 
 
 def _min_spaces(form):
@@ -863,7 +855,7 @@ def _listed_lines(state, seat):
 def _supply_lines(state, seat):
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
-    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and r.place not in OFF_ROAD]))
+    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
     if state.opts["supply"] == "table":
         return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
@@ -1084,7 +1076,8 @@ def _form_view(state, form):
     shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
     shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
     if form.spaces is not None:
-        shown["sums"], refused = _reckoned(state, form)
+        sums, refused = _reckoned(state, form)
+        shown["sums"] = sums and _copied(sums)
         shown["refused"] = refused and refused.as_data()  # why it may not go as it stands
     return shown
 
