@@ -3,10 +3,12 @@ import io
 import logging
 import sys
 import threading
+from pathlib import Path
 
 # The box draws 1-bit frames in Pillow's bitmap font and writes PNG only (the virtual box's OLED). Pillow would
 # also load FreeType with its fonts module and four more codecs with its first image: 1.9 MB of a Pi Zero's
-# memory, never used. Kept out, Pillow goes on without them as when it is built without them.
+# memory, never used. Kept out, Pillow goes on without them as when it is built without them. The font is read
+# from raw bits (fonts/), so the real panel never loads even the PNG codec.
 for _unused in ("PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
                 "PIL.PpmImagePlugin"):
     sys.modules.setdefault(_unused, None)
@@ -20,7 +22,19 @@ from . import qr  # noqa: E402
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
-FONT = ImageFont.load_default_imagefont()  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
+FONTS = Path(__file__).parent / "fonts"
+
+
+def _font(name, size):
+    """A bitmap font of fonts/: its PILfont metrics and its glyph sheet of `size` as raw 1-bit rows."""
+    font = ImageFont.ImageFont()  # the loader of Pillow's own default font: its public `load` opens the sheet
+    # as an image file, through the codecs
+    with open(FONTS / f"{name}.pil", "rb") as metrics:
+        font._load_pilfont_data(metrics, Image.frombytes("1", size, (FONTS / f"{name}.bits").read_bytes()))
+    return font
+
+
+FONT = _font("courB08", (798, 20))  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
 QR_BORDER = 2  # modules of quiet zone around the QR code
 QR_SIZE = (qr.SIZE + 2 * QR_BORDER) * 2
 GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11-row cell

@@ -118,6 +118,23 @@ def test_every_screen_fits_the_panel(lang, monkeypatch):
     sheet.save(SCREENSHOTS / f"oled-{lang}.png")
 
 
+def test_the_boxs_copy_of_the_font_draws_every_character_as_pillows_own():
+    """The panel's font is read from raw bits (device/fonts) to keep Pillow's PNG codec out of the box; it must
+    be Pillow's default bitmap font pixel for pixel, and measure the same."""
+    from PIL import ImageFont
+    pillows = ImageFont.load_default_imagefont()
+    characters = "".join(map(chr, [*range(32, 127), *range(160, 256)]))  # Latin-1, not its control codes
+    for start in range(0, len(characters), 20):
+        line = characters[start:start + 20]
+        drawn = []
+        for font in (FONT, pillows):
+            image = Image.new("1", (WIDTH, LINE))
+            ImageDraw.Draw(image).text((0, 0), line, font=font, fill="white")
+            drawn.append((image.tobytes(), font.getlength(line), font.getbbox(line)))
+        assert drawn[0] == drawn[1], line
+        assert any(drawn[0][0]), line
+
+
 def test_italian_says_si_with_its_accent():
     assert "sì" in text("it", "ok_yes")
 
