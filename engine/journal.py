@@ -18,6 +18,9 @@ import threading
 from pathlib import Path
 
 FORMAT = 2
+# SQLite's page cache, per connection (its default is 2 MB): the start's check reads every page, so a journal of a
+# season's games would keep 2 MB of a Pi Zero's memory for good. The box appends and reads one game's lines.
+CACHE_KIB = 256
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -66,6 +69,7 @@ class Journal:
         self._lockfile = self._take_lock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self._db.execute("PRAGMA journal_mode=DELETE")
             # EXTRA syncs the directory once the rollback journal is deleted: the commit is on the disk on return.
             self._db.execute("PRAGMA synchronous=EXTRA")

@@ -15,7 +15,7 @@ import pytest
 
 from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
-from engine.journal import Journal, JournalError
+from engine.journal import CACHE_KIB, Journal, JournalError
 from engine.rules import ponte
 from engine.table import Table
 from tests.conftest import held_round, press, simulated_pads, virtual
@@ -283,6 +283,24 @@ def test_an_acknowledged_action_is_in_the_main_file_alone(tmp_path):
         alone.close()
     table.close()
     assert sorted(p.name for p in path.parent.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
+
+
+def test_the_journal_is_read_through_a_small_page_cache_new_or_reopened(tmp_path):
+    """SQLite keeps up to 2 MB of pages per connection by default, and the start's check reads every page: a
+    journal of a season's games kept 2 MB of a Pi Zero's memory. The box's connection is capped."""
+    path = tmp_path / "journal.sqlite3"
+    for _ in range(2):  # new, then reopened with its games
+        journal = Journal(path)
+        table = Table(journal)
+        try:
+            assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+            table.new_game("ponte", 3)
+            play(table, 6)
+        finally:
+            table.close()
+    journal = Journal(path)
+    assert len(journal.games()) == 2
+    journal.close()
 
 
 @pytest.mark.parametrize("leftover", ["-wal", "-journal"])
