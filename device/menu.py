@@ -37,12 +37,9 @@ class HostMenu:
     def is_open(self):
         return self.mode is not None
 
-    def _rules(self):
-        return GAMES[self.game].rules
-
     def _menu_options(self):
         """The options the OLED menu can set (a list option keeps its default here; the host page sets it)."""
-        return [o for o in self._rules().OPTIONS if o.values(self.seats) is not None]
+        return [o for o in GAMES[self.game].options if o.values(self.seats) is not None]
 
     def _defaults(self):
         return {o.name: o.default_for(self.seats) for o in self._menu_options()}
@@ -107,7 +104,7 @@ class HostMenu:
         if key == "game":
             return self.games
         if key == "seats":
-            low, high = self._rules().SEATS
+            low, high = GAMES[self.game].seats
             return list(range(low, high + 1))
         return next(o for o in self._menu_options() if o.name == key).values(self.seats)
 
@@ -118,7 +115,7 @@ class HostMenu:
         new = values[(values.index(current) + step) % len(values)] if current in values else values[0]
         if key == "game":
             self.game = new
-            low, high = self._rules().SEATS
+            low, high = GAMES[self.game].seats
             self.seats = max(low, min(self.seats, high))
         elif key == "seats":
             self.seats = new

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.games import GAMES
 from engine.record import GameRecord, header
 from engine.rules import PUBLIC, Rejected
 from engine.rules import biglietti as B
@@ -605,7 +606,7 @@ def test_pads_the_travellers_answer_on_fixed_buttons_the_controller_checks_with_
         game.turn(2)
     prompt = B.prompt(game.state, 3)
     assert [c and c.action["pick"] for c in prompt.pad] == [None] * 5 + [P, B.NONE, P]
-    assert B.PAD_LABELS == (T, S, A, I, N, P, "no", "si")
+    assert GAMES["biglietti"].pad_labels == (T, S, A, I, N, P, "no", "si")
 
 
 def test_the_discard_pad_buttons_1_to_5_are_values_and_7_keeps_them_all():

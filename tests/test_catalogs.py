@@ -109,15 +109,22 @@ def test_no_sentence_is_written_in_the_templates():
         assert re.findall(r"[A-Za-zÀ-ÿ]+ [a-zà-ÿ]+", text) == [], path.name
 
 
+def declared_name(tree):
+    """The module's `NAME = "…"`, or None."""
+    return next((n.value.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                 if isinstance(t, ast.Name) and t.id == "NAME" and isinstance(n.value, ast.Constant)), None)
+
+
 def refusals_raised():
-    """(domain, id) of every refusal the code raises by a literal id: a game's own (`refuse` in a rules module
-    with a NAME) or the shared ones (`shared`, and the web side's `fail`)."""
+    """(domain, id) of every refusal the code raises by a literal id: a game's own (`refuse` in a module with a
+    NAME, or in the rules whose `<name>_options.py` declares it) or the shared ones (`shared`, and the web side's
+    `fail`)."""
     found = set()
     for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("device/*.py"), *ROOT.glob("web_companion/*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
-                 if isinstance(t, ast.Name) and t.id == "NAME" and isinstance(n.value, ast.Constant)}
-        own = names.get("NAME", "leader1" if path.name == "leader1_die.py" else SHARED)
+        declared = path.with_name(f"{path.stem}_options.py")
+        own = (declared_name(tree) or (declared.exists() and declared_name(ast.parse(declared.read_text("utf-8"))))
+               or ("leader1" if path.name == "leader1_die.py" else SHARED))
         for call in ast.walk(tree):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args:
                 keys = [a.value for a in ast.walk(call.args[0]) if isinstance(a, ast.Constant)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.games import GAMES
 from engine.journal import Journal
 from tests.browser import free_port
 
@@ -93,7 +94,7 @@ import sys, waitress.server, device.cli
 from werkzeug.test import Client
 
 def run(server):  # the server's first answers, instead of serving for good
-    for page in ("/", "/api/table"):
+    for page in ("/", "/api/table", "/api/games"):
         answer = Client(server.application).get(page, environ_base={"REMOTE_ADDR": "127.0.0.1"})
         assert answer.status_code == 200, page
 
@@ -117,3 +118,16 @@ def test_the_box_starts_and_answers_without_loading_what_only_a_few_pages_or_com
     assert {"PIL.ImageDraw", "PIL.ImageFont"} <= loaded
     assert not loaded & {"PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
                          "PIL.PpmImagePlugin", "PIL.PngImagePlugin", "PIL.ImageFile"}
+    # every game's declaration (the menu, the host page's list of games), no game's rules
+    assert {f"engine.rules.{name}_options" for name in GAMES} <= loaded
+    assert not loaded & {f"engine.rules.{name}" for name in GAMES}
+
+
+@pytest.mark.parametrize("game, seats", [("biglietti", 5), ("leader1", 2)])
+def test_a_box_loads_the_rules_of_the_game_it_plays_only(tmp_path, game, seats):
+    done = subprocess.run([sys.executable, "-c", STARTED, "--mock", "--port", str(free_port()), "--data", tmp_path,
+                           "--game", game, "--seats", str(seats)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert loaded & {f"engine.rules.{name}" for name in GAMES} == {f"engine.rules.{game}"}

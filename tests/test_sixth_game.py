@@ -2,7 +2,9 @@
 it is registered at run time (engine.games `register`), as the package registers each of its own files. Every layer
 finds it: the contract suite, the table, the journal and replay, the box's pads and OLED, the phone page and its
 parts, the rules pages, the catalogs and the pad labels."""
+import importlib.machinery
 import json
+import sys
 import types
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from engine.replay import replay
 from engine.rules import PUBLIC, Rejected
 from tests import test_contract as contract
 from tests.phones import take
-from tests.sixth_game import MONETA
+from tests.sixth_game import MONETA, rules
 from web_companion import create_app
 from tests.conftest import virtual
 
@@ -42,18 +44,24 @@ def test_an_unregistered_game_is_refused_by_name():
         games.game("moneta")
 
 
-def test_a_descriptor_whose_rules_break_the_contract_is_refused():
-    with pytest.raises(TypeError, match="does not follow the rules contract"):
-        games.register(games.Game(rules=object(), oled="nowhere"))
-
-
-def test_the_refusal_names_what_the_rules_lack():
-    """Defect: on Python 3.11 (no `__protocol_attrs__`) the refusal said "missing:" and named nothing."""
-    almost = types.SimpleNamespace(**dict.fromkeys(("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors",
-                                                    "chance_outcomes", "legal_actions", "apply", "prompt")))
-    with pytest.raises(TypeError, match=r"\(missing: view, result\)$"):
-        games.register(games.Game(rules=almost, oled="nowhere"))
+def test_a_descriptor_that_declares_no_game_or_no_rules_module_is_refused():
+    with pytest.raises(TypeError, match=r"does not declare a game \(missing: NAME, TITLE, SEATS, OPTIONS, PAD_LABELS\)"):
+        games.register(games.Game(object(), "tests.sixth_game.rules", oled="nowhere"))
+    with pytest.raises(TypeError, match="no rules module 'tests.sixth_game.nowhere' for 'moneta'"):
+        games.register(games.Game(rules, "tests.sixth_game.nowhere", oled="nowhere"))
     assert "nowhere" not in [g.oled for g in games.GAMES.values()]
+
+
+def test_rules_that_break_the_contract_are_refused_when_first_loaded_naming_what_they_lack(monkeypatch):
+    """Defect: on Python 3.11 (no `__protocol_attrs__`) the refusal said "missing:" and named nothing."""
+    almost = types.ModuleType("almost")
+    almost.__dict__.update(dict.fromkeys(("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors",
+                                          "chance_outcomes", "legal_actions", "apply", "prompt")))
+    almost.__spec__ = importlib.machinery.ModuleSpec("almost", None)
+    monkeypatch.setitem(sys.modules, "almost", almost)
+    game = games.Game(rules, "almost", oled="nowhere")
+    with pytest.raises(TypeError, match=r"\(missing: view, result\)$"):
+        game.rules
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -92,7 +92,7 @@ def games():
     wired = box().wired_seats
     listed = []
     for name, game in GAMES.items():  # in the order they are registered, as on the box menu
-        rules, (low, high) = game.rules, game.seats
+        low, high = game.seats
         listed.append({"name": name, "title": game.title, "seats": [low, high], "wired_seats": wired,
-                       "options": {n: [o.as_data(n) for o in rules.OPTIONS] for n in range(low, high + 1)}})
+                       "options": {n: [o.as_data(n) for o in game.options] for n in range(low, high + 1)}})
     return jsonify(listed)

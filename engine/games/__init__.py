@@ -4,12 +4,19 @@ no shared one. Every layer finds a game's parts through its descriptor: the engi
 (a module path, imported by `device/`), the web side its phone parts (static files and a data module, resolved
 by `web_companion/`), the words their catalog folder. Parts of a higher layer are named by path, never
 imported here, so the layers still import only downward.
+
+A descriptor carries what the box's menu and the host page show of every game before one is chosen (its
+`declaration`, the module `engine/rules/<name>_options.py`: name, title, seats, options, pad labels); its rules are a module path too, imported when a game of it is
+first played or replayed: a box keeps in memory the rules of the games played on it, not of all five.
 """
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from functools import cached_property
+from types import ModuleType
+from typing import Any, Protocol
 
 from ..rules.protocol import refuse
 
@@ -50,49 +57,78 @@ class Phone:
 
 @dataclass(frozen=True)
 class Game:
-    """One game: its rules and where each layer finds the rest.
+    """One game: its declaration, its rules and where each layer finds the rest.
 
+    - `declaration`: a module with the game's `NAME`, `TITLE`, `SEATS`, `OPTIONS` and `PAD_LABELS` (the words printed
+      on a pad's strip, button 1 first; empty: the pads follow the prompt). Its rules hold the same names.
+    - `rules_module`: the module of its rules, imported on first use (`rules`).
     - `oled`: the module of its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.
     - `phone`: its phone parts; `rules_pages`: the folder of its player rules pages (`<name>.<lang>.md`).
     - `locale`: the folder of its catalogs (`<lang>/LC_MESSAGES/<name>.po`).
-    - `pad_labels`: the words printed on a pad's strip, button 1 first (empty: the pads follow the prompt).
-    - Capabilities, each optional: `public_lines(steps)` (what a log exported mid-game keeps; default: revealed
-      picks only), `secret_draw(state)` (the seats a chance outcome due now is a secret of),
-      `secret_options` (table options under which chance deals secrets), `open_information` (nothing is ever
-      secret).
+    - Capabilities, each optional: `capabilities` names the functions of its rules it has among
+      `public_lines(steps)` (what a log exported mid-game keeps; default: revealed picks only) and
+      `secret_draw(state)` (the seats a chance outcome due now is a secret of); `secret_options` (table options
+      under which chance deals secrets), `open_information` (nothing is ever secret).
     """
-    rules: Rules
+    declaration: ModuleType
+    rules_module: str
     oled: str
     order: int = 100  # where the box's menu lists it, lowest first
     phone: Phone = field(default_factory=Phone)
     rules_pages: Path | None = None
     locale: Path = LOCALE
-    pad_labels: tuple = ()
-    public_lines: Callable | None = None
-    secret_draw: Callable | None = None
+    capabilities: tuple = ()
     secret_options: dict | None = None
     open_information: bool = False
 
     @property
     def name(self):
-        return self.rules.NAME
+        return self.declaration.NAME
 
     @property
     def title(self):
-        return self.rules.TITLE
+        return self.declaration.TITLE
 
     @property
     def seats(self):
-        return self.rules.SEATS
+        return self.declaration.SEATS
+
+    @property
+    def options(self):
+        return self.declaration.OPTIONS
+
+    @property
+    def pad_labels(self):
+        return self.declaration.PAD_LABELS
+
+    @cached_property
+    def rules(self) -> Rules:
+        """Its rules, imported the first time they are asked for; refused when they break the contract."""
+        rules = importlib.import_module(self.rules_module)
+        missing = [name for name in CONTRACT if not hasattr(rules, name)]
+        if missing:
+            raise TypeError(f"{rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
+        return rules
+
+    @property
+    def public_lines(self):
+        return self._capability("public_lines")
+
+    @property
+    def secret_draw(self):
+        return self._capability("secret_draw")
+
+    def _capability(self, name):
+        return getattr(self.rules, name) if name in self.capabilities else None
 
 
 PAGES = ENGINE.parent / "web_companion" / "rules"
 
 
-def ours(rules, **parts):
+def ours(declaration, **parts):
     """A game of this repository: its parts where the layout puts them, named after it."""
-    name = rules.NAME
-    return Game(rules, oled=f"device.games.{name}", rules_pages=PAGES,
+    name = declaration.NAME
+    return Game(declaration, f"engine.rules.{name}", oled=f"device.games.{name}", rules_pages=PAGES,
                 phone=Phone(script=f"games/{name}.js", style=f"games/{name}.css", data=parts.pop("data", None)),
                 **parts)
 
@@ -100,11 +136,17 @@ def ours(rules, **parts):
 GAMES = {}  # log name -> Game, in the order the box's menu lists them
 
 
+DECLARED = ("NAME", "TITLE", "SEATS", "OPTIONS", "PAD_LABELS")  # what a descriptor's declaration holds
+
+
 def register(game):
-    """Add `game` (a Game) to the registry, in its menu place; its rules must follow the contract."""
-    missing = [name for name in CONTRACT if not hasattr(game.rules, name)]
+    """Add `game` (a Game) to the registry, in its menu place. Its declaration must hold every name of DECLARED
+    and its rules module must exist; the rules themselves are checked against the contract when first imported."""
+    missing = [name for name in DECLARED if not hasattr(game.declaration, name)]
     if missing:
-        raise TypeError(f"{game.rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
+        raise TypeError(f"{game.declaration!r} does not declare a game (missing: {', '.join(missing)})")
+    if importlib.util.find_spec(game.rules_module) is None:
+        raise TypeError(f"no rules module {game.rules_module!r} for {game.name!r}")
     listed = sorted([*(g for g in GAMES.values() if g.name != game.name), game], key=lambda g: g.order)
     GAMES.clear()
     GAMES.update((g.name, g) for g in listed)

@@ -1,5 +1,5 @@
-"""Biglietti, prego!, declared: its rules and where each layer finds its parts."""
-from ..rules import biglietti
+"""Biglietti, prego!, declared: what its menu shows, its rules and where each layer finds its parts."""
+from ..rules import biglietti_options
 from . import ours
 
-GAME = ours(biglietti, order=4, pad_labels=biglietti.PAD_LABELS, public_lines=biglietti.public_lines)
+GAME = ours(biglietti_options, order=4, capabilities=("public_lines",))

@@ -1,5 +1,5 @@
-"""Rette sich wer kann, declared: its rules and where each layer finds its parts."""
-from ..rules import lifeboats
+"""Rette sich wer kann, declared: what its menu shows, its rules and where each layer finds its parts."""
+from ..rules import lifeboats_options
 from . import ours
 
-GAME = ours(lifeboats, order=2, data="web_companion.games.lifeboats", pad_labels=lifeboats.PAD_LABELS)
+GAME = ours(lifeboats_options, order=2, data="web_companion.games.lifeboats")

@@ -1,6 +1,5 @@
-"""Il ponte traballante, declared: its rules and where each layer finds its parts."""
-from ..rules import ponte
+"""Il ponte traballante, declared: what its menu shows, its rules and where each layer finds its parts."""
+from ..rules import ponte_options
 from . import ours
 
-GAME = ours(ponte, order=1, data="web_companion.games.ponte", pad_labels=ponte.PAD_LABELS,
-            public_lines=ponte.public_lines)
+GAME = ours(ponte_options, order=1, data="web_companion.games.ponte", capabilities=("public_lines",))

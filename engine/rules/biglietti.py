@@ -7,8 +7,10 @@ give-back are secret decisions, seen by the controller and that traveller only u
 """
 from typing import NamedTuple
 
+from . import biglietti_options as declared
 from . import picks as secret
-from .options import CHOICE, SEAT, Option, resolve
+from .biglietti_options import ACCUSA, BIGLIETTO, CARDS, IMPARZIALE, NASCONDITI, NO, POLFER, SCUSA, YES
+from .options import resolve
 from .protocol import (
     CHOOSE,
     PUBLIC,
@@ -27,16 +29,10 @@ from .protocol import (
 from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
-NAME = "biglietti"
-TITLE = "Biglietti, prego!"
+NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
-SEATS = (5, 12)
 
-BIGLIETTO, SCUSA, ACCUSA, IMPARZIALE, NASCONDITI, POLFER = CARDS = (
-    "biglietto", "scusa", "accusa", "imparziale", "nasconditi", "polfer")
 NONE = "none"  # the Pol.Fer. round: "I do not hold it"
-NO, YES = "no", "si"
-PAD_LABELS = CARDS + (NO, YES)  # a traveller's pad: the six cards, then No and Yes
 LINKS = (SCUSA, IMPARZIALE)  # the cards a chain runs through
 VALUES = range(5)  # a control card's points
 
@@ -52,12 +48,6 @@ CHECK, TICKET, HELP, VALUE, DISCARD, ELIMINATE, POLFER_ROUND, OVER = (
     "check", "ticket", "help", "value", "discard", "eliminate", "polfer", "over")
 # The four cases of a check
 HID_NO_TICKET, HID_TICKET, SHOWN_TICKET, HELP_ROUND = "hid_no_ticket", "hid_ticket", "ticket", "help"
-
-OPTIONS = (
-    Option("controller", SEAT, 0),
-    Option("ring", CHOICE, "travellers", choices=("travellers", "table")),  # R-2
-)
-
 
 class State(NamedTuple):
     seats: int

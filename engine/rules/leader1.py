@@ -8,23 +8,20 @@ and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 from functools import lru_cache
 from typing import NamedTuple
 
+from . import leader1_options as declared
 from .leader1_die import (
-    COLOURS,
-    DEFAULT_DIE,
     FREE,
     MAX_PAID,
     TERRAINS,
     TYPES,
-    VALUES,
-    check_die,
     cobble_effect,
     free_spaces,
     is_puncture,
     move_cost,
     risk_succeeds,
 )
-from .options import (CHOICE, INTEGER, LIST, Option, a_seat, how_many_of, number, one_of, resolve, rows,
-                      some_of)
+from .leader1_options import MAX_CHASES, TILE_VALUES
+from .options import resolve
 from .protocol import (
     CHANCE,
     CHOOSE,
@@ -44,76 +41,19 @@ from .protocol import (
 )
 from .protocol import refuse as shared
 
-NAME = "leader1"
-TITLE = "Leader 1"
+NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
-SEATS = (2, 4)
 
 QUALITIES = ("discesista", "velocista", "attaccante")
 TESTA, PANCIA, FUGA, STACCATO, ARRIVATO, FUORI = "testa", "pancia", "fuga", "staccato", "arrivato", "fuori"
 PELOTON = (TESTA, PANCIA)
 WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
 WIND = {"contrario_1": 1, "contrario_2": 2, "favorevole_1": -1, "favorevole_2": -2}
-DEFAULT_TILES = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # per colour (green, yellow, red)
-TILE_VALUES = (2, 3, 4, 5)  # the values a supply tile may have
 LEAVE_PELOTON = 4  # spaces a breakaway needs
 HEAT = 6  # spaces in the heat that reveal a supply tile
 MAX_BEHIND = 22  # turns behind the leader that put a rider out of a stage race
 CARRY = 15  # most energy carried to the next stage
-NEXT_STAGE_CHASES, MAX_CHASES = 4, 6
-
-
-def _check_riders(value, seats):
-    if len(value) != seats:
-        raise refuse("riders_per_team", seats=seats, n=len(value))
-    for n, team in enumerate(value, start=1):
-        if not isinstance(team, list) or not 1 <= len(team) <= 3 or len(set(map(str, team))) != len(team) \
-                or any(t not in TYPES for t in team):
-            raise refuse("team_riders", team=n, types=", ".join(TYPES), value=team)
-    return value
-
-
-def _check_order(value, seats):
-    if sorted(value) != list(range(seats)) or any(isinstance(s, bool) for s in value):
-        raise refuse("order", last=seats - 1, value=value)
-    return value
-
-
-def _check_tiles(value, seats):
-    if len(value) != 3:
-        raise refuse("three_decks")
-    for deck in value:
-        if not isinstance(deck, list) or not deck or any(v not in TILE_VALUES or isinstance(v, bool) for v in deck):
-            raise refuse("deck_values", value=deck)
-    return value
-
-
-def _check_stage_energy(value, seats):
-    if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 500 for v in value):
-        raise refuse("stage_energy_values", value=value)
-    return value
-
-
-OPTIONS = (
-    Option("die", LIST, [list(face) for face in DEFAULT_DIE], check=check_die,
-           shape=rows(one_of(VALUES), one_of(COLOURS), count=12)),
-    Option("energy", INTEGER, 60, low=1, high=500),
-    Option("chases", INTEGER, 6, low=0, high=MAX_CHASES),
-    Option("riders", LIST, lambda seats: [list(TYPES) for _ in range(seats)], check=_check_riders,
-           shape=rows(some_of(TYPES), count=lambda seats: seats, flat=True)),
-    Option("order", LIST, lambda seats: list(range(seats)), check=_check_order,
-           shape=rows(a_seat(), count=lambda seats: seats, flat=True)),
-    Option("race", CHOICE, "classica", choices=("classica", "tappe")),
-    Option("stages", INTEGER, 1, low=1, high=10),
-    Option("stage_energy", LIST, [], check=_check_stage_energy, shape=rows(number(1, 500), flat=True)),
-    Option("supply", CHOICE, "table", choices=("table", "box")),
-    Option("tiles", LIST, DEFAULT_TILES, check=_check_tiles,
-           shape=rows(how_many_of(TILE_VALUES), count=3, flat=True)),
-    Option("punctures", CHOICE, "each", choices=("each", "all")),
-)
-# A table where something stays secret: the box holds the supply tiles (a stage race: no tiles drawn all at once
-# before the start; three stages: many moves that may pass a feed zone)
-SECRET_OPTIONS = {"supply": "box", "race": "tappe", "stages": 3}
+NEXT_STAGE_CHASES = 4
 
 # Phases
 QUALITY, LINEUP, BREAKAWAY_MOVES, ATTACKS, REGROUP, CHASE, ROLL, CATCH, DROPPED, LAST, PUNCTURES, OVER = (

@@ -6,8 +6,10 @@ pawn's seat, the Captain's choice, a tie-break, which pawn leaves, a swim) is a 
 """
 from typing import NamedTuple
 
+from . import lifeboats_options as declared
 from . import picks as secret
-from .options import INTEGER, LIST, SEAT, Option, number, one_of, resolve, rows
+from .lifeboats_options import BLACK, HAT, LANES, PAD_LABELS, PLAYER_COLOURS
+from .options import resolve
 from .protocol import (
     CHOOSE,
     PUBLIC,
@@ -26,21 +28,15 @@ from .protocol import (
 from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
-NAME = "lifeboats"
-TITLE = "Rette sich wer kann"
+NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
-SEATS = (3, 6)
 
-PLAYER_COLOURS = ("rosso", "giallo", "verde", "viola", "arancione", "bianco")
-FIVE_SAILORS = PLAYER_COLOURS[:4]  # the box has 4 sailors in arancione and bianco
-BLACK, HAT = "nero", "cappello"
 BOAT_COLOURS = (*PLAYER_COLOURS, BLACK)
-PAD = PLAYER_COLOURS + (BLACK, HAT)  # pad buttons 1–8
-PAD_LABELS = PAD  # printed on the pads as the rulebook names them
+PAD = PAD_LABELS  # pad buttons 1–8
 OFFICER, SAILOR = "officer", "sailor"
 KINDS = (OFFICER, SAILOR)
 WEIGHT = {OFFICER: 2, SAILOR: 1}
-OFFICERS, LEAKS, HATS, LANES = 2, 15, 3, 7
+OFFICERS, LEAKS, HATS = 2, 15, 3
 SEA, ISLAND, SUNK = "sea", "island", "sunk"
 SETUP, LEAK, SPECIAL, MOVE, SWIM, OVER = "setup", "leak", "special", "move", "swim", "over"
 # What a decision is about (Decision.what)
@@ -50,44 +46,6 @@ LANE, BLACK_LANE, PLACE, CAPTAIN, TIE, REMOVE, SWIM_FROM, SWIM_TO = (
 
 def sailors(seats):
     return 5 if seats <= 4 else 4
-
-
-def _check_colours(value, seats):
-    if len(value) != seats or len(set(value)) != seats or not all(c in PLAYER_COLOURS for c in value):
-        raise refuse("colours", seats=seats, colours=", ".join(PLAYER_COLOURS))
-    short = [c for c in value if c not in FIVE_SAILORS]
-    if seats <= 4 and short:
-        raise refuse("four_sailors", colour=word(short[0], "phone"), seats=seats)
-    return value
-
-
-def _check_lanes(value, seats):
-    if len(value) != LANES or not all(_is_count(i) for i in value):
-        raise refuse("lanes", lanes=LANES)
-    return value
-
-
-def _check_islands(value, seats):
-    if not value or not all(isinstance(p, list) and len(p) == 2 and all(map(_is_count, p)) for p in value):
-        raise refuse("islands")
-    return value
-
-
-def _is_count(value):
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
-
-
-OPTIONS = (
-    Option("start", SEAT, 0),
-    Option("colours", LIST, lambda seats: list(PLAYER_COLOURS[:seats]), check=_check_colours,
-           shape=rows(one_of(PLAYER_COLOURS), count=lambda seats: seats, flat=True)),
-    Option("boat_seats", INTEGER, 7, low=4, high=10),  # R-1
-    Option("moves_to_island", INTEGER, 3, low=1, high=9),  # R-2
-    Option("lanes", LIST, [0, 0, 1, 1, 2, 2, 2], check=_check_lanes,  # R-2
-           shape=rows(number(0, 9), count=LANES, flat=True)),
-    Option("islands", LIST, [[8, 6], [6, 4], [7, 5]], check=_check_islands,  # R-2
-           shape=rows(number(0, 30), number(0, 30))),
-)
 
 
 class Boat(NamedTuple):

@@ -4,31 +4,17 @@ from itertools import permutations
 from typing import NamedTuple
 
 from . import picks as secret
-from .options import CHOICE, Option, resolve
+from . import ponte_options as declared
+from .options import resolve
+from .ponte_options import CARD_NAMES, CARDS, GREEN, RED
 from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
                        evolve, is_seat, last_answer, refusals, refuse as shared, shown_seat)
 
-NAME = "ponte"
-TITLE = "Il ponte traballante"
+NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse = refusals(NAME)
-SEATS = (3, 6)
-OPTIONS = (Option("deal", CHOICE, "table", choices=("table", "box")),)
 
-# Pad buttons 1–8 map to these ids, in this order (docs/log-format.md).
-CARDS = ("salto_atletico", "scatto_repentino", "paura_improvvisa", "passo_prudente", "vertigini",
-         "spunto_interessante", "ordine_del_capo_spedizione", "passo_pesante")
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = range(8)
-GREEN = (3, 4, 0, 2, 1)
-RED = (1, 0, 4, 2, 3)
 CARD_INDEX = {c: i for i, c in enumerate(CARDS)}
-# Names as printed on the cards.
-CARD_NAMES = {"salto_atletico": "Salto atletico", "scatto_repentino": "Scatto repentino",
-              "paura_improvvisa": "Paura improvvisa", "passo_prudente": "Passo prudente",
-              "vertigini": "Vertigini", "spunto_interessante": "Spunto interessante",
-              "ordine_del_capo_spedizione": "Ordine del capo spedizione", "passo_pesante": "Passo pesante",
-              "calma_piatta": "Calma piatta", "vento_da_est": "Vento da Est", "vento_da_ovest": "Vento da Ovest"}
-
-PAD_LABELS = tuple(CARD_NAMES[c] for c in CARDS)  # the printed pad labels: button n is the n-th card
 
 EVENTS = ("calma_piatta", "vento_da_est", "vento_da_ovest")
 EVENT_DECK = (4, 1, 1)

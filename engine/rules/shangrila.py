@@ -8,7 +8,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from .options import SEAT, Option, resolve
+from . import shangrila_options as declared
+from .options import resolve
 from .protocol import (
     CHOOSE,
     PUBLIC,
@@ -25,10 +26,8 @@ from .protocol import (
 )
 from .protocol import refuse as shared
 
-NAME = "shangrila"
-TITLE = "I ponti di Shangri-La"
+NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
-SEATS = (3, 4)
 
 KINDS = ("guaritore", "allevatore_di_draghi", "custode_del_fuoco", "sacerdote", "portatore_di_pioggia",
          "astrologo", "sussurratore_di_yeti")  # also the order travellers are resolved in
@@ -40,8 +39,6 @@ TILES = 6  # per kind and player
 LIMITS = {4: (2, 3), 3: (1, 2)}  # setup only: (tiles of one colour, tiles in all) per village
 SETUP, PLAY, OVER = "setup", "play", "over"
 EMPTY = (None, None)  # a space: (master's seat, student's seat)
-
-OPTIONS = (Option("start", SEAT, 0),)
 
 
 class State(NamedTuple):

@@ -8,6 +8,5 @@ from . import rules
 
 HERE = Path(__file__).parent
 
-MONETA = Game(rules, oled="tests.sixth_game.oled", rules_pages=HERE / "pages", locale=HERE / "locale",
-              phone=Phone(script="moneta.js", style="moneta.css", folder=HERE / "static"),
-              pad_labels=rules.PAD_LABELS)
+MONETA = Game(rules, rules.__name__, oled="tests.sixth_game.oled", rules_pages=HERE / "pages",
+              locale=HERE / "locale", phone=Phone(script="moneta.js", style="moneta.css", folder=HERE / "static"))
