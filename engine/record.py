@@ -8,7 +8,7 @@ CHECKPOINT lines, and finds any other (an undo's, an export's) by replaying at m
 the checkpoint before it. Its memory grows with the lines, not with a copy of the state per line.
 """
 from .games import game
-from .rules import CHANCE, TERMINAL
+from .rules import CHANCE, TERMINAL, Rejected
 from .rules.protocol import refuse
 from .rules import picks as secret
 

@@ -13,7 +13,7 @@ import pytest
 from engine.record import GameRecord, header
 from engine.rules import shangrila as G
 from tests.browser import Server, ask_and_hold, screenshot
-from tests.test_browser_phones import PHONE, press
+from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
 

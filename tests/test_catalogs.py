@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from engine import catalogs
 from engine.games import GAMES, LOCALE
-from engine.words import LANGUAGES, SHARED, as_json, lookup, say
+from engine.words import SHARED, as_json, lookup, say
 
 ROOT = Path(__file__).parent.parent
 DOMAINS = (SHARED, *GAMES)

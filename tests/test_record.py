@@ -56,3 +56,23 @@ def test_an_undo_with_nothing_to_undo_is_refused_and_changes_nothing():
     with pytest.raises(Rejected):
         record.apply(UNDO)
     assert record.applied == [] and record.states_kept == 2
+
+
+def test_an_outcome_an_undo_took_back_that_the_game_went_past_is_dropped_for_a_fresh_draw():
+    """Defect: `_due_redraw` caught an undefined name, so the first taken-back outcome the rules refused (a supply
+    tile taken back, then another move that needs the d12 instead) raised NameError instead of being dropped."""
+    rules, rng = GAMES["leader1"].rules, random.Random(2)
+    record = GameRecord(header("leader1", 2, {"supply": "box"}))
+    dropped = 0
+    for _ in range(3000):
+        if record.is_over:
+            break
+        if record.can_undo and rng.random() < 0.15:
+            record.apply(UNDO)
+        elif record.needs_chance:
+            pending = list(record._redraws)  # what the undos took back, still to come if the game allows
+            drawn = record.draw_due(lambda: random_line(rules, record.state, rng))
+            dropped += bool(pending) and drawn[0] != pending[0]  # the game went past it: a fresh draw instead
+        else:
+            record.apply(random_line(rules, record.state, rng))
+    assert dropped and record.is_over

@@ -3,7 +3,7 @@ OLED is seen by the whole table: it shows who has played, never what, until the 
 control card's value before the end."""
 from dataclasses import dataclass
 
-from engine.rules.biglietti import CARDS, SEATS, VALUES
+from engine.rules.biglietti import SEATS
 
 from ..display import FONT
 from ..screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, remembered, seat, seats, wrap

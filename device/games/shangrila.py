@@ -1,7 +1,5 @@
 """I ponti di Shangri-La on the box: its words, the pages of each journey, the live screen (whose turn, the last
 action, Stones and villages left, the score), its replay summary."""
-from engine.rules.shangrila import KINDS, VILLAGES
-
 from ..screens import Screen, paged, seat, seats, wrap
 from ..texts import text
 
