@@ -1,5 +1,6 @@
 """50 phones following a real `arbitro --mock` live, against the baseline (bench/baseline.py: a bare Flask app
-on waitress streaming a same-size JSON document to every phone on each POST) in the same run: the server's CPU
+on waitress streaming a same-size JSON document to every phone on each POST: each baseline press the size of the
+view the box sent for the same press of the game, run after it) in the same run: the server's CPU
 per press, how long until the last phone has seen a press (95th percentile over every round's presses), the
 server's memory (RSS) with the phones connected, and the time from start to its first answer. Ponte with 3 seats on the
 virtual box's pads, then Biglietti with 12: the seats the public view says may act are pressed, each button in
@@ -48,19 +49,29 @@ class Phones:
         self.seen = [[] for _ in range(count)]
         self.changed = threading.Condition()
         self.view = {}  # the latest public view the first phone received: who may act
+        self.sizes = {}  # version -> the size of its view (bytes of JSON), as the first phone received it
 
     def listen(self, port, phone, ready):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         connection.request("GET", "/api/stream")
         response = connection.getresponse()
         ready.release()
+        kind = None  # the event whose lines come: a `view`, or the box's health (`box`)
         for raw in response:
             if raw.startswith(b"id: "):
                 with self.changed:
                     self.seen[phone].append((int(raw[4:]), time.perf_counter()))
                     self.changed.notify_all()
-            elif raw.startswith(b"data: {") and phone == 0:
+            elif raw.startswith(b"event: "):
+                kind = raw[7:].strip()
+            elif raw.startswith(b"data: {") and phone == 0 and kind == b"view":
                 self.view = json.loads(raw[6:])
+                self.sizes[self.view["version"]] = len(raw) - 7  # less "data: " and the newline
+
+    def size_of(self, version):
+        """The size of the first view at `version` or after it the first phone received (a phone may skip a
+        version the box made and replaced at once, as a chance outcome drawn right after a press)."""
+        return next(size for seen, size in sorted(self.sizes.items()) if seen >= version)
 
     def last_arrival(self, version, timeout=10):
         """When the last phone saw `version` (or a later one); None if one has not within `timeout`."""
@@ -83,10 +94,11 @@ def new_game(port, game, seats):
 
 
 def acting(view, seats):
-    """The seats the public view says may act now; when it does not say, every seat, whose turn it is and the
-    controller's first."""
+    """The seats the public view says may act now (of a round of picks, those that have not picked: a seat that
+    has would only change its mind); when it does not say, every seat, whose turn it is and the controller's
+    first."""
     if view.get("picking"):
-        return view["picking"]
+        return [seat for seat in view["picking"] if seat not in view.get("locked", ())]
     first = [view[k] for k in ("turn", "controller") if isinstance(view.get(k), int)]
     return first + [seat for seat in range(seats) if seat not in first]
 
@@ -110,11 +122,13 @@ def box_presses(port, phones, game, seats, mark):
             new_game(port, game, seats)
 
 
-def baseline_presses(port, mark):
-    while True:
+def baseline_presses(port, mark, sizes):
+    """Presses on the baseline, each making its document the size of the next of `sizes` (the box's views, press
+    by press: the phones get a same-size event from both)."""
+    for size in itertools.cycle(sizes):
         started = time.perf_counter()
         mark()(True)
-        yield started, post(port, "/api/press", {})["version"]
+        yield started, post(port, "/api/press", {"size": size})["version"]
 
 
 def rss_mb(pid):
@@ -147,21 +161,24 @@ class CpuMarks:
 
 def measure(port, pid, presses, count, phones):
     """The CPU per press the rules took (ms, from the press to the next one sent: the phones' updates included),
-    the CPU per press they refused (ms) and how many of those came for each taken one, each press's time to the
-    last phone (ms), and the RSS (MB) with the phones. `presses(following, mark)` yields (when sent, version) of
-    each press taken, and calls `mark()` as it sends any press."""
+    each press's time to the last phone (ms), the RSS (MB) with the phones, the CPU per press the rules refused
+    (ms) and how many of those came for each taken one, and the size of the view each taken press sent the phones
+    (bytes). `presses(following, mark)` yields (when sent, version) of each press taken, and calls `mark()` as it
+    sends any press."""
     ready, following = threading.Semaphore(0), Phones(phones)
     for phone in range(phones):
         threading.Thread(target=following.listen, args=(port, phone, ready), daemon=True).start()
     for _ in range(phones):
         ready.acquire()
     time.sleep(0.5)
-    lasts, marks = [], CpuMarks(pid)
+    lasts, marks, versions = [], CpuMarks(pid), []
     for (started, version), _ in zip(presses(following, marks), range(count)):
         arrived = following.last_arrival(version)
         lasts.append(float("inf") if arrived is None else arrived - started)
+        versions.append(version)
     taken, refused, ratio = marks.shares(cpu_seconds(pid))
-    return taken, [1000 * last for last in lasts], rss_mb(pid), refused, ratio
+    sizes = [following.size_of(version) for version in versions]
+    return taken, [1000 * last for last in lasts], rss_mb(pid), refused, ratio, sizes
 
 
 def summed(found):
@@ -211,31 +228,32 @@ def main():
     parser.add_argument("--presses", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    rounds = {}  # what -> the measures of each round: the box's games and the baseline take turns, so a
-    # neighbour's load on this shared machine falls on all of them alike; medians are printed
+    rounds = {}  # what -> the measures of each round: each game on the box, then the baseline with the same
+    # views' sizes, take turns, so a neighbour's load on this shared machine falls on all of them alike
+    sizes = {}  # game -> the size of the view each taken press sent, over every round (bytes)
     for _ in range(args.rounds):
         for game, seats in GAMES:
             with tempfile.TemporaryDirectory() as data:
                 server = Server(Path(data), "--reveal-delay", "0")
                 try:
-                    rounds.setdefault((game, seats), []).append(measure(
-                        server.port, server.process.pid,
-                        lambda phones, mark: box_presses(server.port, phones, game, seats, mark),
-                        args.presses, args.phones))
+                    *box, sent = measure(server.port, server.process.pid,
+                                         lambda phones, mark: box_presses(server.port, phones, game, seats, mark),
+                                         args.presses, args.phones)
+                    rounds.setdefault(game, []).append(box)
+                    sizes.setdefault(game, []).extend(sent)
                 finally:
                     server.stop()
-        baseline, port = baseline_server()
-        try:
-            rounds.setdefault("baseline", []).append(measure(
-                port, baseline.pid, lambda _, mark: baseline_presses(port, mark), args.presses, args.phones))
-        finally:
-            baseline.terminate()
-            baseline.wait(timeout=10)
+            baseline, port = baseline_server()
+            try:
+                *bare, _ = measure(port, baseline.pid, lambda _, mark: baseline_presses(port, mark, sent),
+                                   args.presses, args.phones)
+                rounds.setdefault(("baseline", game), []).append(bare)
+            finally:
+                baseline.terminate()
+                baseline.wait(timeout=10)
     pinmap = load_pinmap(DEFAULT_PINMAP)  # the box's, in mock mode
     debounce = key_debounce(pinmap)
     medians = {what: summed(found) for what, found in rounds.items()}
-    bare = medians.pop("baseline")
-    boxes = medians
     for part in ("engine", "device", "web_companion", "bench"):
         compileall.compile_dir(ROOT / part, quiet=1)
     with tempfile.TemporaryDirectory() as data:
@@ -246,9 +264,12 @@ def main():
         starts = [statistics.median(column) for column in zip(*taken)]
     print(f"{args.phones} phones, {args.presses} presses, {args.rounds} rounds, the box against the "
           "baseline (medians of the rounds; ratio, goal):")
-    for (game, seats), box in boxes.items():
-        print(f"  {game}, {seats} seats: {box[4]:.1f} refused presses for each one the rules took (a button the "
-              f"seat may not press now, or a cursor's move), {box[3]:.2f} ms of CPU each, not counted below:")
+    for game, seats in GAMES:
+        box, bare = medians[game], medians[("baseline", game)]
+        print(f"  {game}, {seats} seats, against the baseline sending the same views' sizes (mean "
+              f"{statistics.mean(sizes[game]):.0f} bytes, largest {max(sizes[game])}): {box[4]:.1f} refused presses "
+              f"for each one the rules took (a button the seat may not press now, or a cursor's move), {box[3]:.2f} "
+              "ms of CPU each, not counted below:")
         for name, now, base, goal in (("CPU per press taken (ms)", box[0], bare[0], 1.0),
                                       ("press → last phone, 95th, after the key's debounce (ms)", box[1] - debounce,
                                        bare[1], 1.2),
