@@ -55,7 +55,8 @@ def create_app(size):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--size", type=int, default=2000, help="the document's size in bytes, until a press says another")
+    parser.add_argument("--size", type=int, default=2000,
+                        help="the document's size in bytes, until a press says another")
     args = parser.parse_args()
     waitress.serve(create_app(args.size), host="127.0.0.1", port=args.port, threads=80, connection_limit=2000,
                    channel_timeout=60, asyncore_use_poll=True, ident="baseline", _quiet=True)

@@ -6,15 +6,16 @@ by `web_companion/`), the words their catalog folder. Parts of a higher layer ar
 imported here, so the layers still import only downward.
 
 A descriptor carries what the box's menu and the host page show of every game before one is chosen (its
-`declaration`, the module `engine/rules/<name>_options.py`: name, title, seats, options, pad labels); its rules are a module path too, imported when a game of it is
-first played or replayed: a box keeps in memory the rules of the games played on it, not of all five.
+`declaration`, the module `engine/rules/<name>_options.py`: name, title, seats, options, pad labels); its rules
+are a module path too, imported when a game of it is first played or replayed: a box keeps in memory the rules of
+the games played on it, not of all five.
 """
 import importlib
 import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
-from pathlib import Path
 from functools import cached_property
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -59,8 +60,8 @@ class Phone:
 class Game:
     """One game: its declaration, its rules and where each layer finds the rest.
 
-    - `declaration`: a module with the game's `NAME`, `TITLE`, `SEATS`, `OPTIONS` and `PAD_LABELS` (the words printed
-      on a pad's strip, button 1 first; empty: the pads follow the prompt). Its rules hold the same names.
+    - `declaration`: a module with the game's `NAME`, `TITLE`, `SEATS`, `OPTIONS` (its rules hold the same) and
+      `PAD_LABELS` (the words printed on a pad's strip, button 1 first; empty: the pads follow the prompt).
     - `rules_module`: the module of its rules, imported on first use (`rules`).
     - `oled`: the module of its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.
     - `phone`: its phone parts; `rules_pages`: the folder of its player rules pages (`<name>.<lang>.md`).
