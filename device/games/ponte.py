@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from engine.rules.ponte import CARD_NAMES, EAST_BANK, START, WEST_BANK
 
 from ..display import LINE, WIDTH, glyphs
-from ..screens import Picture, Screen, outcome_lines, paged, picking, seat
+from ..screens import Picture, Screen, outcome_lines, paged, picking, remembered, seat
 from ..texts import text
 
 GAME = "ponte"
@@ -81,27 +81,36 @@ def chapters(view, lang):
     found = []
     history = view["history"]
     for match, positions in zip(history, positions_after(history, view["seats"])):
-        n = match["match"]
-        for i, void in enumerate(match["void"]):
-            found.append(((n, "void", i), paged(say(lang, "void"), _cards(lang, void))))
-        if not match["reveal"]:
-            continue
-        found.append(((n, "reveal"), paged(say(lang, "reveal", n=n), _cards(lang, match["reveal"]))))
-        steps = {m["step"]: m["delta"] for m in match["moves"]}
-        lines = _cards(lang, match["replacements"] or ())
-        lines += [f"{seat(lang, s)} {say(lang, 'no_card')}" for s, d in enumerate(steps.get("spunto", ())) if d]
-        if lines:
-            found.append(((n, "spunto"), paged(say(lang, "replacements"), lines)))
-        if "resolution" in steps:
-            found.append(((n, "moves"), paged(say(lang, "moves", n=n),
-                                              _step_lines(lang, steps["resolution"]) or [say(lang, "stay")])))
-        if match["event"]:
-            found.append(((n, "event"), paged(say(lang, "event"),
-                                              [CARD_NAMES[match["event"]]] + _step_lines(lang, steps.get("event", [])))))
-        if match["event"] or (view["over"] and match is history[-1]):
-            found.append(((n, "bridge"), [bridge(positions, lang)]))
+        found += match_chapters(view, lang, match, positions, view["over"] and match is history[-1])
     if view["over"]:
         found.append((("result",), [result(view, lang)]))
+    return found
+
+
+@remembered()
+def match_chapters(view, lang, match, positions, last):
+    """One match's chapters, built once (`positions`: where the meeples stood after it; `last`: the game ended
+    with it)."""
+    found = []
+    n = match["match"]
+    for i, void in enumerate(match["void"]):
+        found.append(((n, "void", i), paged(say(lang, "void"), _cards(lang, void))))
+    if not match["reveal"]:
+        return found
+    found.append(((n, "reveal"), paged(say(lang, "reveal", n=n), _cards(lang, match["reveal"]))))
+    steps = {m["step"]: m["delta"] for m in match["moves"]}
+    lines = _cards(lang, match["replacements"] or ())
+    lines += [f"{seat(lang, s)} {say(lang, 'no_card')}" for s, d in enumerate(steps.get("spunto", ())) if d]
+    if lines:
+        found.append(((n, "spunto"), paged(say(lang, "replacements"), lines)))
+    if "resolution" in steps:
+        found.append(((n, "moves"), paged(say(lang, "moves", n=n),
+                                          _step_lines(lang, steps["resolution"]) or [say(lang, "stay")])))
+    if match["event"]:
+        found.append(((n, "event"), paged(say(lang, "event"),
+                                          [CARD_NAMES[match["event"]]] + _step_lines(lang, steps.get("event", [])))))
+    if match["event"] or last:
+        found.append(((n, "bridge"), [bridge(positions, lang)]))
     return found
 
 
