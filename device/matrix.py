@@ -87,8 +87,11 @@ class MatrixScanner(CompositeDevice):
     def read(self):
         """One pass over the matrix, undebounced: the keys that read closed. One look with every row driven at
         once finds the columns of every closed key (a column low for one row reads low for all of them); then
-        each row is driven alone and only those columns are read: with nothing closed, the 8 columns once, not
-        13 times; with one key held, 8 + 13 reads, not 104."""
+        rows are driven alone and only those columns are read: with nothing closed, the 8 columns once, not
+        13 times. A key held or changing is on a row the last scans saw: those rows are read alone, and every
+        other row is looked at together once, and read alone only if that look finds a column low (driving more
+        rows only ever pulls more columns low, so a row the look clears has nothing closed). With one key held,
+        8 + 1 + 1 reads, not 104 (nor 8 + 13), and 3 rows' worth of pin changes fewer than 13 alone."""
         columns = self._columns
         if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
             self._release(self._rows)
@@ -96,11 +99,24 @@ class MatrixScanner(CompositeDevice):
             low = self._low_columns(self._rows, columns)
             if not low:
                 return set()
-            watched = [columns[c] for c in low]
-            return {(r, low[i]) for r, row in enumerate(self._rows) for i in self._low_columns([row], watched)}
+            seen = {r for r, c in (*self.pressed, *self._changing)}
+            rows = list(enumerate(self._rows))
+            known, others = [rw for rw in rows if rw[0] in seen], [rw for rw in rows if rw[0] not in seen]
+            others_low = low
+            if known and others:
+                others_low = [low[i] for i in self._low_columns([row for _, row in others],
+                                                                [columns[c] for c in low])]
+            return self._alone(known, low) | self._alone(others, others_low)
         finally:
             if self._armed:
                 self._drive(self._rows)
+
+    def _alone(self, rows, low):
+        """The closed keys of `rows` ((index, row) pairs), each row driven alone, on the columns `low`."""
+        if not low:
+            return set()
+        watched = [self._columns[c] for c in low]
+        return {(r, low[i]) for r, row in rows for i in self._low_columns([row], watched)}
 
     @property
     def is_idle(self):
