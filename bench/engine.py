@@ -3,6 +3,9 @@ with the neighbours' load), through the pure rules for every game (or `--game`),
 journal. A random game: a seat still to act, at random, takes a random legal action; chance as the rules weigh
 it. Seat counts cycle through the game's range.
 
+Beside each goal, the random player alone: the states of recorded games asked for their next line and none
+applied, what listing the legal actions and choosing costs before any action is applied.
+
 Run by hand: `.venv/bin/python bench/engine.py [--game G] [--seconds S]`. Goals, pure rules per CPU-second:
 Ponte ≥ 5,000, Shangri-La ≥ 200, Leader 1 ≥ 50."""
 import argparse
@@ -85,6 +88,28 @@ def pure(name, seed):
     return rules, games
 
 
+def player_alone(name, seed, count):
+    """(games per CPU-second, lines a game) of the random player alone: every state of `count` random games of
+    `name`, kept, asked for its next line (who acts, every legal action, the random choices) and none applied.
+    Where this alone is under the goal, listing the legal actions must get faster before applying them matters
+    (a game's rules may share what they work out between the two: its apply then costs less than it would
+    alone). The best of WINDOWS passes."""
+    rules, rng = GAMES[name].rules, random.Random(seed)
+    states, (low, high) = [], rules.SEATS
+    for n in range(count):
+        state = rules.setup(low + n % (high - low + 1), {})
+        while rules.current_actors(state) != TERMINAL:
+            states.append(state)
+            state = rules.apply(state, random_action(rules, state, rng))
+    best = float("inf")
+    for _ in range(WINDOWS):
+        cpu = time.process_time()
+        for state in states:
+            random_action(rules, state, rng)
+        best = min(best, time.process_time() - cpu)
+    return count / best, len(states) / count
+
+
 def pure_rate(name, seed, seconds):
     return rates({name: pure(name, seed)}, seconds)[name]
 
@@ -114,6 +139,11 @@ def main():
         goal = GOALS.get(name)
         print(f"{name}, pure rules: {said(rate)}"
               + (f"; goal ≥ {goal}: {'met' if rate[0] >= goal else 'NOT met'}" if goal else ""))
+    for name in [n for n in names if n in GOALS]:
+        rate, lines = player_alone(name, 1, {"ponte": 2000, "shangrila": 100, "leader1": 10}[name])
+        print(f"{name}, the random player alone (every legal action listed and one chosen, none applied; {lines:.0f} "
+              f"lines a game): {rate:.0f} games per CPU-second, {1e6 / rate / lines:.1f} µs a line (the goal: "
+              f"{1e6 / GOALS[name] / lines:.1f} µs a line in all)")
     name = args.game or "ponte"
     rules = GAMES[name].rules
     if args.processes > 1:

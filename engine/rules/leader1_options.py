@@ -13,7 +13,7 @@ PAD_LABELS = ()
 
 DEFAULT_TILES = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # per colour (green, yellow, red)
 TILE_VALUES = (2, 3, 4, 5)  # the values a supply tile may have
-MAX_CHASES = 6
+MAX_CHASES = 6  # chase tokens a team holds at most
 
 
 def _check_riders(value, seats):
