@@ -65,13 +65,17 @@ class Phones:
             elif raw.startswith(b"event: "):
                 kind = raw[7:].strip()
             elif raw.startswith(b"data: {") and phone == 0 and kind == b"view":
-                self.view = json.loads(raw[6:])
-                self.sizes[self.view["version"]] = len(raw) - 7  # less "data: " and the newline
+                view = json.loads(raw[6:])
+                with self.changed:
+                    self.view = view
+                    self.sizes[view["version"]] = len(raw) - 7  # less "data: " and the newline
 
     def size_of(self, version):
         """The size of the first view at `version` or after it the first phone received (a phone may skip a
         version the box made and replaced at once, as a chance outcome drawn right after a press)."""
-        return next(size for seen, size in sorted(self.sizes.items()) if seen >= version)
+        with self.changed:  # the first phone's thread adds to it
+            sizes = sorted(self.sizes.items())
+        return next(size for seen, size in sizes if seen >= version)
 
     def last_arrival(self, version, timeout=10):
         """When the last phone saw `version` (or a later one); None if one has not within `timeout`."""
