@@ -511,31 +511,31 @@ def _max_spaces(state, form):
 
 def _form_lines(state, seat):
     """The lines a team entering a move may take now, in prompt order."""
-    form = state.forms[seat]
+    form, mine = state.forms[seat], LINES[seat]
     rider = state.riders[form.rider]
     if form.start is None:
-        return [*_lines_of(seat, "from"), *_lines_of(seat, "back")]
+        return [*mine["from"], *mine["back"]]
     if form.spaces is None:
-        return [*_lines_of(seat, "spaces")[_min_spaces(form):_max_spaces(state, form) + 1], *_lines_of(seat, "back")]
-    lines = [] if _go_refusal(state, form) else [*_lines_of(seat, "go")]
+        return [*mine["spaces"][_min_spaces(form):_max_spaces(state, form) + 1], *mine["back"]]
+    lines = [] if _go_refusal(state, form) else [*mine["go"]]
     if _may_draft(state, rider, form):
-        lines.append(_lines_of(seat, "draft")[not form.draft])
+        lines.append(mine["draft"][not form.draft])
     if rider.quality == "velocista":
-        lines.append(_lines_of(seat, "sprint")[not form.sprint])
-    lines += _but(_lines_of(seat, "weather"), WEATHER.index(form.weather))
-    lines += _but(_lines_of(seat, "blocked")[:form.spaces + 1], form.blocked)
-    lines += _but(_lines_of(seat, "climb"), form.climb)
+        lines.append(mine["sprint"][not form.sprint])
+    lines += _but(mine["weather"], WEATHER.index(form.weather))
+    lines += _but(mine["blocked"][:form.spaces + 1], form.blocked)
+    lines += _but(mine["climb"], form.climb)
     if form.climb:
-        lines += _but(_lines_of(seat, "climb_spaces")[1:form.spaces + 1], form.climb_spaces - 1)
-    lines += _lines_of(seat, "road")[1:form.spaces + 1]
+        lines += _but(mine["climb_spaces"][1:form.spaces + 1], form.climb_spaces - 1)
+    lines += mine["road"][1:form.spaces + 1]
     if state.opts["supply"] == "box":
-        lines.append(_lines_of(seat, "feed")[not form.feed])
+        lines.append(mine["feed"][not form.feed])
     if rider.place == STACCATO:
-        lines.append(_lines_of(seat, "ahead")[not form.ahead])
+        lines.append(mine["ahead"][not form.ahead])
     if state.opts["race"] == "tappe":
-        lines.append(_lines_of(seat, "bonus")[not form.bonus])
-    lines.append(_lines_of(seat, "finish")[not form.finish])
-    lines += _lines_of(seat, "back")
+        lines.append(mine["bonus"][not form.bonus])
+    lines.append(mine["finish"][not form.finish])
+    lines += mine["back"]
     return lines
 
 
@@ -555,11 +555,10 @@ LISTED = {"from": TERRAINS, "spaces": NUMBERS, "go": (True,), "draft": TOGGLE, "
           "roll": TERRAINS}
 
 
-@lru_cache(maxsize=None)  # a few dozen lines a seat, made when the seat first lists them
-def _lines_of(seat, key):
-    """`seat`'s lines choosing `key` as each of its LISTED values, made once and shared by every list of legal
-    actions (never changed once made)."""
-    return tuple({"seat": seat, "choose": {key: value}} for value in LISTED[key])
+# Each seat's lines choosing each key as each of its LISTED values: made once and shared by every list of legal
+# actions (never changed once made); LINES[seat][key] is a tuple of lines.
+LINES = tuple({key: tuple({"seat": seat, "choose": {key: value}} for value in values) for key, values in LISTED.items()}
+              for seat in range(SEATS[1]))
 
 
 RESTATABLE = ("draft", "sprint", "weather", "blocked", "climb", "climb_spaces", "feed", "ahead", "bonus", "finish")
@@ -781,9 +780,9 @@ def _listed_lines(state, seat):
                             if state.riders[i].seat == seat for p in moves.get(state.riders[i].place, ())
                             if p != STACCATO or i in state.belly] + [{"place": None}]) + supply
     if phase == CHASE:
-        return [*_lines_of(seat, "chase"), *supply]
+        return [*LINES[seat]["chase"], *supply]
     if phase == ROLL:
-        return [*_lines_of(seat, "roll"), *supply]
+        return [*LINES[seat]["roll"], *supply]
     if phase == CATCH:
         caught = [{"catch": _ref(r) + [p]} for s in state.order for r in state.riders
                   if r.seat == s and r.place == FUGA for p in PELOTON]
@@ -831,6 +830,15 @@ def apply(state, action):
     seat, choose = action["seat"], action["choose"]
     if not is_seat(seat, state.seats):
         raise refuse("no_team", team=shown_seat(seat))
+    if action not in _lines(state, seat):
+        return _unlisted(state, seat, choose)
+    (key, value), = choose.items()
+    return _advance(_apply_choice(state, seat, key, value))
+
+
+def _unlisted(state, seat, choose):
+    """A line of a seat the rules do not list now (every line listed passes these checks): accepted unchanged
+    when it restates a move's field, else refused with the first reason that applies."""
     if not isinstance(choose, dict) or len(choose) != 1:
         raise refuse("one_key")
     if state.due is not None:
@@ -838,11 +846,9 @@ def apply(state, action):
     (key, value), = choose.items()
     if seat not in current_actors(state):
         raise refuse("not_their_turn", team=seat + 1, waiting=_waiting_for(state))
-    if action not in _lines(state, seat):
-        if _restates(state, seat, key, value):
-            return state
-        raise Rejected(_refusal(state, seat, key, value))
-    return _advance(_apply_choice(state, seat, key, value))
+    if _restates(state, seat, key, value):
+        return state
+    raise Rejected(_refusal(state, seat, key, value))
 
 
 def _waiting_for(state):

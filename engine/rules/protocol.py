@@ -146,7 +146,7 @@ def shown_seat(seat):
 
 
 def is_seat(value, seats):
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats
+    return type(value) is int and 0 <= value < seats  # a bool is an int, never a seat
 
 
 def check_seats(seats, low, high):
