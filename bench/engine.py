@@ -6,10 +6,15 @@ it. Seat counts cycle through the game's range.
 Beside each goal, the random player alone: the states of recorded games asked for their next line and none
 applied, what listing the legal actions and choosing costs before any action is applied.
 
+The rates depend on the interpreter as much as on the rules: the first line names the one measured. `make bench`
+runs this under the venv's and under Debian's /usr/bin/python3, the box's (the rules need the standard library
+only).
+
 Run by hand: `.venv/bin/python bench/engine.py [--game G] [--seconds S]`. Goals, pure rules per CPU-second:
 Ponte ≥ 5,000, Shangri-La ≥ 200, Leader 1 ≥ 50."""
 import argparse
 import multiprocessing
+import platform
 import random
 import sys
 import tempfile
@@ -135,6 +140,10 @@ def main():
                         help="also measure this many processes playing at once (the rules are pure)")
     args = parser.parse_args()
     names = [args.game] if args.game else list(GAMES)
+    maps = Path("/proc/self/maps")  # a libpython loaded beside the executable: calls through the PLT, slower
+    shared = maps.exists() and "libpython" in maps.read_text()
+    print(f"Python {platform.python_version()} at {sys.executable} ({platform.python_compiler()}, libpython "
+          f"{'a shared library' if shared else 'in the executable'})")
     for name, rate in rates({name: pure(name, 1) for name in names}, args.seconds).items():
         goal = GOALS.get(name)
         print(f"{name}, pure rules: {said(rate)}"
