@@ -20,6 +20,7 @@ from .protocol import (
     check_viewer,
     evolve,
     is_seat,
+    last_answer,
     refusals,
     shown_seat,
     words_of,
@@ -91,7 +92,7 @@ def links(state):
     return _links(state.bridges)
 
 
-@lru_cache(maxsize=64)  # asked on every turn; the bridges change only on a journey
+@last_answer  # asked several times a turn; the bridges change only on a journey (an lru_cache would hash 23 pairs)
 def _links(bridges):
     found = {}
     for a, b in bridges:
@@ -204,8 +205,10 @@ def _open_options(state, seat):
     supply, stones, linked = state.supply[seat], state.stones, links(state)
     places, alone_masters, journeys = [], [], []
     for v, spaces in enumerate(state.spaces):
+        if stones[v]:
+            continue
         mine = _read(v, spaces).get(seat)
-        if mine is None or stones[v]:
+        if mine is None:
             continue
         places += [action for k, action in mine[0] if supply[k]]
         alone_masters += [master for master in mine[1] if supply[master[0]]]
@@ -399,14 +402,15 @@ def _choice(action):
     return Choice(" ".join([f"recruit {kind}", *second]), action, f"v:{v}")
 
 
-ACTION_KEYS = ({"place", "village"}, {"recruit"}, {"journey"}, {"pass"})
+LINE_KEYS = frozenset({"seat", "choose"})
+ACTION_KEYS = frozenset(map(frozenset, ({"place", "village"}, {"recruit"}, {"journey"}, {"pass"})))
 
 
 def apply(state, action):
     if not isinstance(action, dict):
         raise shared("not_an_object")
-    if set(action) != {"seat", "choose"}:
-        extra = sorted(set(action) - {"seat", "choose"})
+    if action.keys() != LINE_KEYS:
+        extra = sorted(action.keys() - LINE_KEYS)
         raise shared("unknown_key", key=extra[0]) if extra else refuse("line_shape")
     seat, choose = action["seat"], action["choose"]
     if state.phase == OVER:
@@ -415,7 +419,7 @@ def apply(state, action):
         raise shared("no_seat", player=shown_seat(seat))
     if seat != state.to_act:
         raise refuse("their_turn", player=state.to_act + 1)
-    if not isinstance(choose, dict) or set(choose) not in ACTION_KEYS:
+    if not isinstance(choose, dict) or frozenset(choose) not in ACTION_KEYS:
         raise refuse("action_shape")
     if "pass" in choose:
         if choose["pass"] is not True or _actions(state, seat):
