@@ -39,9 +39,9 @@ check: $(BIN)/arbitro
 catalogs: $(BIN)/arbitro
 	$(BIN)/python -m engine.catalogs
 
-# The box's Python is Debian's python3 (hardware/install.sh makes its venv from it), built with profile-guided and
-# link-time optimisation: the pure rules ran 15–20 % slower under a pyenv build of 3.11 (a shared libpython, no
-# PGO). The engine's rates (the standard library only) are measured under both where this machine has Debian's.
+# The box's Python is Debian's python3 (hardware/install.sh makes its venv from it): the pure rules ran 15–20 %
+# slower under a pyenv build of 3.11 (libpython a shared library) than under Debian's (libpython in the
+# executable). The engine's rates (the standard library only) are measured under both where this machine has it.
 BOX_PYTHON := $(wildcard /usr/bin/python3)
 
 bench: $(BIN)/arbitro

@@ -8,14 +8,20 @@ applied, what listing the legal actions and choosing costs before any action is 
 
 The rates depend on the interpreter as much as on the rules: the first line names the one measured. `make bench`
 runs this under the venv's and under Debian's /usr/bin/python3, the box's (the rules need the standard library
-only).
+only). They also swing with a shared machine's load, by a third within the hour for the same code: where valgrind
+is installed, the instructions a game takes are counted too (callgrind: the same count for the same code and
+interpreter whatever else the machine does), the measure to compare two versions of the rules by.
 
 Run by hand: `.venv/bin/python bench/engine.py [--game G] [--seconds S]`. Goals, pure rules per CPU-second:
 Ponte ≥ 5,000, Shangri-La ≥ 200, Leader 1 ≥ 50."""
 import argparse
 import multiprocessing
+import os
 import platform
 import random
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -115,6 +121,31 @@ def player_alone(name, seed, count):
     return count / best, len(states) / count
 
 
+COUNTED = {"ponte": 300, "shangrila": 10, "leader1": 4}  # games counted: about 15 s each under callgrind
+
+
+def instructions(name):
+    """Instructions a random game of `name` takes through its pure rules, the start of the interpreter taken out
+    (valgrind's callgrind counts them in a process of its own), or None without valgrind."""
+    if not shutil.which("valgrind"):
+        return None
+
+    def counted(games):
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              __file__, "--play", name, str(games)], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})  # sets iterate alike in every run
+        return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
+    return (counted(COUNTED[name]) - counted(0)) / COUNTED[name]
+
+
+def play(name, games):
+    """`games` random games of `name`, as a window plays them (what `instructions` counts)."""
+    rules, made = pure(name, 1)
+    low, high, game = *rules.SEATS, made()
+    for n in range(games):
+        game(low + n % (high - low + 1))
+
+
 def pure_rate(name, seed, seconds):
     return rates({name: pure(name, seed)}, seconds)[name]
 
@@ -138,7 +169,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--processes", type=int, default=multiprocessing.cpu_count(),
                         help="also measure this many processes playing at once (the rules are pure)")
+    parser.add_argument("--play", nargs=2, metavar=("GAME", "N"), help="only play N random games (counted by "
+                        "`instructions`)")
     args = parser.parse_args()
+    if args.play:
+        return play(args.play[0], int(args.play[1]))
     names = [args.game] if args.game else list(GAMES)
     maps = Path("/proc/self/maps")  # a libpython loaded beside the executable: calls through the PLT, slower
     shared = maps.exists() and "libpython" in maps.read_text()
@@ -153,6 +188,9 @@ def main():
         print(f"{name}, the random player alone (every legal action listed and one chosen, none applied; {lines:.0f} "
               f"lines a game): {rate:.0f} games per CPU-second, {1e6 / rate / lines:.1f} µs a line (the goal: "
               f"{1e6 / GOALS[name] / lines:.1f} µs a line in all)")
+        counted = instructions(name)
+        if counted is not None:
+            print(f"{name}: {counted / 1e6:.2f} M instructions a game (callgrind, {COUNTED[name]} games)")
     name = args.game or "ponte"
     rules = GAMES[name].rules
     if args.processes > 1:
