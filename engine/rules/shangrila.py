@@ -4,7 +4,6 @@ A board tracker: open information, no chance. The box keeps the 13 villages (7 m
 a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
 and scores the end. Seats play clockwise (seat + 1) from the start seat.
 """
-from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -181,17 +180,17 @@ def _roles(v, spaces):
     """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: {seat:
     (((kind index, its place action) of each empty space), ((kind index, its single recruit action, the student
     it lists) of each of its masters alone), whether one of its masters has its student)}. The actions are the
-    shared ones of _place_action and _recruit_action."""
+    shared ones of PLACE and RECRUIT."""
     empty = [k for k, space in enumerate(spaces) if space == EMPTY]
     said = {}
     for k, (master, student) in enumerate(spaces):
         if master is None:
             continue
         if master not in said:
-            said[master] = (tuple([(e, _place_action(master, e, v)) for e in empty]), [], False)
+            said[master] = (tuple([(e, PLACE[master][e][v]) for e in empty]), [], False)
         places, alone, taught = said[master]
         if student is None:
-            single = _recruit_action(master, k, v)
+            single = RECRUIT[master][k][v]
             alone.append((k, single, single["choose"]["recruit"][0]))
         elif not taught:
             said[master] = (places, alone, True)
@@ -226,21 +225,17 @@ def _recruits(state, seat, alone_masters):
         for (k, _, first), (j, _, second) in combinations(alone_masters, 2) if k != j or supply[k] >= 2]
 
 
-# A turn lists up to ~200 actions, most of them listed again the next turn. A seat's places, journeys and single
-# recruits are at most a few hundred: each is made once and shared by every list (never changed once made).
-@lru_cache(maxsize=None)
-def _place_action(seat, k, v):
-    return {"seat": seat, "choose": {"place": KINDS[k], "village": v}}
-
-
-@lru_cache(maxsize=None)
-def _journey_action(seat, v, w):
-    return {"seat": seat, "choose": {"journey": [v, w]}}
-
-
-@lru_cache(maxsize=None)
-def _recruit_action(seat, k, v):
-    return {"seat": seat, "choose": {"recruit": [[KINDS[k], v]]}}  # its student, [kind, village], shared by pairs
+# A turn lists up to ~200 actions, most of them listed again the next turn. A seat's places, single recruits and
+# journeys are a few hundred: each is made once, here, and shared by every list (never changed once made), read
+# as PLACE[seat][kind index][village], RECRUIT[seat][kind index][village] (its student, [kind, village], is shared
+# by the pairs) and JOURNEY[seat][village][neighbour].
+_SEATS = range(SEATS[1])
+PLACE = tuple(tuple(tuple({"seat": seat, "choose": {"place": kind, "village": v}} for v in VILLAGES) for kind in KINDS)
+              for seat in _SEATS)
+RECRUIT = tuple(tuple(tuple({"seat": seat, "choose": {"recruit": [[kind, v]]}} for v in VILLAGES) for kind in KINDS)
+                for seat in _SEATS)
+JOURNEY = tuple(tuple(tuple({"seat": seat, "choose": {"journey": [v, w]}} if (min(v, w), max(v, w)) in BRIDGES else None
+                            for w in VILLAGES) for v in VILLAGES) for seat in _SEATS)
 
 
 def _has_action(state, seat):
@@ -259,11 +254,13 @@ def _has_action(state, seat):
 
 
 def _actions(state, seat):
-    """Every action `seat` may take but a pass (shared: see _place_action)."""
+    """Every action `seat` may take but a pass (shared: see PLACE)."""
     if state.phase == SETUP:
-        return [_place_action(seat, k, v) for k, v in _setup_places(state, seat)]
+        places = PLACE[seat]
+        return [places[k][v] for k, v in _setup_places(state, seat)]
     places, alone_masters, journeys = _open_options(state, seat)
-    return places + _recruits(state, seat, alone_masters) + [_journey_action(seat, v, w) for v, w in journeys]
+    journey = JOURNEY[seat]
+    return places + _recruits(state, seat, alone_masters) + [journey[v][w] for v, w in journeys]
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
