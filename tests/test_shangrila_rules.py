@@ -130,6 +130,17 @@ def test_place_a_master_where_you_already_have_one():
     refused(empty, choose(0, place=SA, village=4), "player 1 has no Priest left in its supply")
 
 
+def test_a_kind_run_out_is_neither_placed_nor_recruited_in_the_listed_actions():
+    state = board(tiles=[(0, GU, 4), (0, SA, 7)])
+
+    def listed(state):
+        return [a["choose"] for a in G.legal_actions(state, 0)]
+    assert {"place": SA, "village": 4} in listed(state) and {"recruit": [[SA, 7]]} in listed(state)
+    short = listed(evolve(state, supply=((6, 6, 6, 0, 6, 6, 6),) + state.supply[1:]))
+    assert {"place": SA, "village": 4} not in short and not [c for c in short if [SA, 7] in c.get("recruit", [])]
+    assert {"place": DR, "village": 4} in short and {"recruit": [[GU, 4]]} in short
+
+
 # -- action 2: recruit students ------------------------------------------------------------------------------
 def test_recruit_one_or_two_students_on_your_own_masters_without_one():
     state = board(tiles=[(0, GU, 4), (0, SA, 7), (1, DR, 4), (0, FU, 4, 0)])

@@ -177,24 +177,24 @@ def _read(v, spaces):
 
 
 def _roles(v, spaces):
-    """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: {seat:
-    (((kind index, its place action) of each empty space), ((kind index, its single recruit action, the student
-    it lists) of each of its masters alone), whether one of its masters has its student)}. The actions are the
-    shared ones of PLACE and RECRUIT."""
-    empty = [k for k, space in enumerate(spaces) if space == EMPTY]
+    """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: (the kind
+    index of each empty space, {seat: ((its place action on each empty space, in the same order), ((kind index,
+    its single recruit action, the student it lists) of each of its masters alone), whether one of its masters
+    has its student)}). The actions are the shared ones of PLACE and RECRUIT."""
+    empty = tuple([k for k, space in enumerate(spaces) if space == EMPTY])
     said = {}
     for k, (master, student) in enumerate(spaces):
         if master is None:
             continue
         if master not in said:
-            said[master] = (tuple([(e, PLACE[master][e][v]) for e in empty]), [], False)
+            said[master] = (tuple([PLACE[master][e][v] for e in empty]), [], False)
         places, alone, taught = said[master]
         if student is None:
             single = RECRUIT[master][k][v]
             alone.append((k, single, single["choose"]["recruit"][0]))
         elif not taught:
             said[master] = (places, alone, True)
-    return said
+    return empty, said
 
 
 def _open_options(state, seat):
@@ -202,15 +202,21 @@ def _open_options(state, seat):
     one of its masters that it has a tile for, (kind index, single recruit action, student) of each of its masters
     alone with a tile to join it, (village, neighbour) of each journey its students may make)."""
     supply, stones, linked = state.supply[seat], state.stones, links(state)
+    short = not all(supply)  # most turns a seat has tiles of every kind: nothing to leave out
     places, alone_masters, journeys = [], [], []
     for v, spaces in enumerate(state.spaces):
         if stones[v]:
             continue
-        mine = _read(v, spaces).get(seat)
+        empty, roles = _read(v, spaces)
+        mine = roles.get(seat)
         if mine is None:
             continue
-        places += [action for k, action in mine[0] if supply[k]]
-        alone_masters += [master for master in mine[1] if supply[master[0]]]
+        if short:
+            places += [action for k, action in zip(empty, mine[0]) if supply[k]]
+            alone_masters += [master for master in mine[1] if supply[master[0]]]
+        else:
+            places += mine[0]
+            alone_masters += mine[1]
         if mine[2]:
             journeys += [(v, w) for w in linked.get(v, ())]
     return places, alone_masters, journeys
@@ -243,10 +249,13 @@ def _has_action(state, seat):
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
     supply, stones = state.supply[seat], state.stones
     for v, spaces in enumerate(state.spaces):
-        mine = _read(v, spaces).get(seat)
-        if mine is None or stones[v]:
+        if stones[v]:
             continue
-        if any(supply[k] for k, _ in mine[0]) or any(supply[k] for k, _, _ in mine[1]):
+        empty, roles = _read(v, spaces)
+        mine = roles.get(seat)
+        if mine is None:
+            continue
+        if any(supply[k] for k in empty) or any(supply[k] for k, _, _ in mine[1]):
             return True
         if mine[2] and v in links(state):  # a bridge still stands from here
             return True
