@@ -47,6 +47,7 @@ refuse, word = refusals(NAME), words_of(NAME)
 QUALITIES = ("discesista", "velocista", "attaccante")
 TESTA, PANCIA, FUGA, STACCATO, ARRIVATO, FUORI = "testa", "pancia", "fuga", "staccato", "arrivato", "fuori"
 PELOTON = (TESTA, PANCIA)
+OFF_ROAD = (ARRIVATO, FUORI)  # no longer racing
 WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
 WIND = {"contrario_1": 1, "contrario_2": 2, "favorevole_1": -1, "favorevole_2": -2}
 LEAVE_PELOTON = 4  # spaces a breakaway needs
@@ -189,13 +190,13 @@ def _ref(rider):
 
 
 def _racing(rider):
-    return rider.place not in (ARRIVATO, FUORI)
+    return rider.place not in OFF_ROAD
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
 def _is_due(r, phase, turn):
     """Whether rider `r` moves in move phase `phase` of turn `turn` and has not yet."""
-    if r.moved or r.skip == turn or r.place in (ARRIVATO, FUORI):
+    if r.moved or r.skip == turn or r.place in OFF_ROAD:
         return False
     if phase == BREAKAWAY_MOVES:
         return r.place == FUGA and r.last != turn
@@ -794,7 +795,7 @@ def _listed_lines(state, seat):
 def _supply_lines(state, seat):
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
-    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
+    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and r.place not in OFF_ROAD]))
     if state.opts["supply"] == "table":
         return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
