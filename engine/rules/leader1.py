@@ -795,7 +795,7 @@ def _listed_lines(state, seat):
 def _supply_lines(state, seat):
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
-    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and r.place not in OFF_ROAD]))
+    tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
     if state.opts["supply"] == "table":
         return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
