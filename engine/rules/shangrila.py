@@ -197,20 +197,26 @@ def _roles(v, spaces):
     return empty, said
 
 
+def _villages_of(state, seat):
+    """(village, the kind index of each of its empty spaces, what `seat` may do there: see _roles) of each open
+    village where `seat` has a master."""
+    stones = state.stones
+    for v, spaces in enumerate(state.spaces):
+        if not stones[v]:
+            empty, roles = _read(v, spaces)
+            mine = roles.get(seat)
+            if mine is not None:
+                yield v, empty, mine
+
+
 def _open_options(state, seat):
     """One pass over the open villages where `seat` has a master: (the place action of each empty space beside
     one of its masters that it has a tile for, (kind index, single recruit action, student) of each of its masters
     alone with a tile to join it, (village, neighbour) of each journey its students may make)."""
-    supply, stones, linked = state.supply[seat], state.stones, links(state)
+    supply, linked = state.supply[seat], links(state)
     short = not all(supply)  # most turns a seat has tiles of every kind: nothing to leave out
     places, alone_masters, journeys = [], [], []
-    for v, spaces in enumerate(state.spaces):
-        if stones[v]:
-            continue
-        empty, roles = _read(v, spaces)
-        mine = roles.get(seat)
-        if mine is None:
-            continue
+    for v, empty, mine in _villages_of(state, seat):
         if short:
             places += [action for k, action in zip(empty, mine[0]) if supply[k]]
             alone_masters += [master for master in mine[1] if supply[master[0]]]
@@ -234,27 +240,20 @@ def _recruits(state, seat, alone_masters):
 # A turn lists up to ~200 actions, most of them listed again the next turn. A seat's places, single recruits and
 # journeys are a few hundred: each is made once, here, and shared by every list (never changed once made), read
 # as PLACE[seat][kind index][village], RECRUIT[seat][kind index][village] (its student, [kind, village], is shared
-# by the pairs) and JOURNEY[seat][village][neighbour].
-_SEATS = range(SEATS[1])
+# by the pairs) and JOURNEY[seat][village, neighbour], each bridge crossed either way.
 PLACE = tuple(tuple(tuple({"seat": seat, "choose": {"place": kind, "village": v}} for v in VILLAGES) for kind in KINDS)
-              for seat in _SEATS)
+              for seat in range(SEATS[1]))
 RECRUIT = tuple(tuple(tuple({"seat": seat, "choose": {"recruit": [[kind, v]]}} for v in VILLAGES) for kind in KINDS)
-                for seat in _SEATS)
-JOURNEY = tuple(tuple(tuple({"seat": seat, "choose": {"journey": [v, w]}} if (min(v, w), max(v, w)) in BRIDGES else None
-                            for w in VILLAGES) for v in VILLAGES) for seat in _SEATS)
+                for seat in range(SEATS[1]))
+JOURNEY = tuple({(v, w): {"seat": seat, "choose": {"journey": [v, w]}} for a, b in BRIDGES for v, w in ((a, b), (b, a))}
+                for seat in range(SEATS[1]))
 
 
 def _has_action(state, seat):
     """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
-    supply, stones = state.supply[seat], state.stones
-    for v, spaces in enumerate(state.spaces):
-        if stones[v]:
-            continue
-        empty, roles = _read(v, spaces)
-        mine = roles.get(seat)
-        if mine is None:
-            continue
+    supply = state.supply[seat]
+    for v, empty, mine in _villages_of(state, seat):
         if any(supply[k] for k in empty) or any(supply[k] for k, _, _ in mine[1]):
             return True
         if mine[2] and v in links(state):  # a bridge still stands from here
@@ -269,7 +268,7 @@ def _actions(state, seat):
         return [places[k][v] for k, v in _setup_places(state, seat)]
     places, alone_masters, journeys = _open_options(state, seat)
     journey = JOURNEY[seat]
-    return places + _recruits(state, seat, alone_masters) + [journey[v][w] for v, w in journeys]
+    return places + _recruits(state, seat, alone_masters) + [journey[ends] for ends in journeys]
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
