@@ -65,13 +65,18 @@ GOALS = {"ponte": 5000, "shangrila": 200, "leader1": 50}
 WINDOWS = 5
 
 
+def seat_count(rules, n):
+    """The seats of the n-th game played: the counts cycle through the game's range."""
+    low, high = rules.SEATS
+    return low + n % (high - low + 1)
+
+
 def window(rules, games, seconds):
     """(games, CPU seconds, wall seconds) of about `seconds` of CPU playing from a fresh `games()`, a
     `play(seats)` whose random player is seeded alike each time: every window plays the same games."""
-    low, high = rules.SEATS
     play, played, cpu, wall = games(), 0, time.process_time(), time.perf_counter()
     while time.process_time() - cpu < seconds:
-        play(low + played % (high - low + 1))
+        play(seat_count(rules, played))
         played += 1
     return played, time.process_time() - cpu, time.perf_counter() - wall
 
@@ -106,9 +111,9 @@ def player_alone(name, seed, count):
     (a game's rules may share what they work out between the two: its apply then costs less than it would
     alone). The best of WINDOWS passes."""
     rules, rng = GAMES[name].rules, random.Random(seed)
-    states, (low, high) = [], rules.SEATS
+    states = []
     for n in range(count):
-        state = rules.setup(low + n % (high - low + 1), {})
+        state = rules.setup(seat_count(rules, n), {})
         while rules.current_actors(state) != TERMINAL:
             states.append(state)
             state = rules.apply(state, random_action(rules, state, rng))
@@ -141,9 +146,9 @@ def instructions(name):
 def play(name, games):
     """`games` random games of `name`, as a window plays them (what `instructions` counts)."""
     rules, made = pure(name, 1)
-    low, high, game = *rules.SEATS, made()
+    game = made()
     for n in range(games):
-        game(low + n % (high - low + 1))
+        game(seat_count(rules, n))
 
 
 def pure_rate(name, seed, seconds):
