@@ -35,10 +35,10 @@ from engine.rules import CHANCE, TERMINAL  # noqa: E402
 from engine.table import Table  # noqa: E402
 
 
-def random_action(rules, state, rng):
-    """A random next line: a chance outcome as weighed, or a random action of a seat still to act (a seat
-    that has picked does not change its mind)."""
-    actors = rules.current_actors(state)
+def random_action(rules, state, rng, actors):
+    """A random next line of `state`, where `actors` (the rules' current actors, asked once a line) act: a chance
+    outcome as weighed, or a random action of a seat still to act (a seat that has picked does not change its
+    mind)."""
     if actors == CHANCE:
         outcomes = rules.chance_outcomes(state)
         return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
@@ -48,15 +48,17 @@ def random_action(rules, state, rng):
 
 def pure_game(rules, rng, seats):
     state = rules.setup(seats, {})
-    while rules.current_actors(state) != TERMINAL:
-        state = rules.apply(state, random_action(rules, state, rng))
+    actors = rules.current_actors(state)
+    while actors != TERMINAL:
+        state = rules.apply(state, random_action(rules, state, rng, actors))
+        actors = rules.current_actors(state)
     return state
 
 
 def table_game(table, rng, rules, seats):
     table.new_game(rules.NAME, seats)
     while not table.view()["over"]:
-        table.act(random_action(rules, table.state, rng))
+        table.act(random_action(rules, table.state, rng, rules.current_actors(table.state)))
 
 
 GOALS = {"ponte": 5000, "shangrila": 200, "leader1": 50}
@@ -114,14 +116,16 @@ def player_alone(name, seed, count):
     states = []
     for n in range(count):
         state = rules.setup(seat_count(rules, n), {})
-        while rules.current_actors(state) != TERMINAL:
+        actors = rules.current_actors(state)
+        while actors != TERMINAL:
             states.append(state)
-            state = rules.apply(state, random_action(rules, state, rng))
+            state = rules.apply(state, random_action(rules, state, rng, actors))
+            actors = rules.current_actors(state)
     best = float("inf")
     for _ in range(WINDOWS):
         cpu = time.process_time()
         for state in states:
-            random_action(rules, state, rng)
+            random_action(rules, state, rng, rules.current_actors(state))
         best = min(best, time.process_time() - cpu)
     return count / best, len(states) / count
 
