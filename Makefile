@@ -5,13 +5,15 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test check tools bench catalogs
+.PHONY: run test check tools bench catalogs lock types
 QUICK := -m "not browser and not slow"
 
-$(BIN)/arbitro: pyproject.toml
+# Everything installs from requirements.lock (every package pinned, every file's hash checked), the build
+# backend included, so the project itself installs without fetching anything unpinned.
+$(BIN)/arbitro: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 run: $(BIN)/arbitro
@@ -28,12 +30,27 @@ tools:
 
 # The quick part runs on every core (pytest-xdist); the browser and slow tests one at a time, as they start
 # servers and browsers of their own and measure load.
-test: $(BIN)/arbitro tools
+test: $(BIN)/arbitro tools types
 	$(BIN)/pytest -q $(QUICK) -n auto
 	$(BIN)/pytest -q -m "browser or slow"
 
-check: $(BIN)/arbitro
+check: $(BIN)/arbitro types
 	$(BIN)/pytest -q $(QUICK) -n auto
+
+# The rules contract is type-checked, strictly on the engine and every game's rules (settings in pyproject.toml).
+types: $(BIN)/arbitro
+	$(BIN)/mypy
+
+# Refresh the lock (after changing a dependency in pyproject.toml, or to take new releases: then run `make test`
+# before committing it). One universal resolution for every machine the box runs on (x86-64 for mock mode and CI,
+# aarch64 and armv7 for the Pi), with the hashes of every file; it prints what moved.
+UV := uv==0.13.9
+lock: $(BIN)/arbitro
+	$(BIN)/pip install --quiet $(UV)
+	cp requirements.lock $(VENV)/requirements.before
+	echo 'setuptools>=68' | $(BIN)/uv pip compile pyproject.toml - --extra pi --extra test --universal \
+	  --python-version 3.11 --generate-hashes --no-header --upgrade --system-certs --quiet -o requirements.lock
+	$(BIN)/python hardware/lock_changes.py $(VENV)/requirements.before requirements.lock
 
 # After editing a message catalog (.po): compile it into the .mo the box reads (a test fails until then).
 catalogs: $(BIN)/arbitro
