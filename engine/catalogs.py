@@ -1,6 +1,8 @@
 """Compiles the message catalogs: each ``<domain>.po`` (the source people edit) into the ``<domain>.mo`` beside
 it, which is what the box reads (parsing .po files took a fifth of the box's start). Run
-``python -m engine.catalogs`` (or ``make catalogs``) after editing a .po; a test fails while a .mo is stale."""
+``python -m engine.catalogs`` (or ``make catalogs``) after editing a .po; a test fails while a .mo is stale.
+A .mo is stale when its messages or plural rule differ from its .po's, never for its bytes: another version of
+Babel writes the same catalog in other bytes (its header names the version)."""
 import io
 import sys
 from pathlib import Path
@@ -8,15 +10,29 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from engine import mofile
 
-def compiled(po_path):
+
+def compiled(po_path: Path) -> bytes:
     """The .mo bytes of one .po file."""
     language, domain = Path(po_path).parent.parent.name, Path(po_path).stem
     with open(po_path, "rb") as po:
-        parsed = read_po(po, locale=language, domain=domain)
+        catalog = read_po(po, locale=language, domain=domain)
     mo = io.BytesIO()
-    write_mo(mo, parsed)
+    write_mo(mo, catalog)
     return mo.getvalue()
+
+
+def meaning(data: bytes) -> tuple[dict, str]:
+    """What the box reads of compiled bytes: the messages and the plural rule."""
+    read = mofile.parse(data)
+    return read.messages, read.plural_expr
+
+
+def is_stale(po_path: Path) -> bool:
+    """Whether the .mo beside `po_path` is missing or says other than the .po."""
+    mo = Path(po_path).with_suffix(".mo")
+    return not mo.exists() or meaning(mo.read_bytes()) != meaning(compiled(po_path))
 
 
 def sources(*roots):
@@ -27,10 +43,9 @@ def sources(*roots):
 
 def main(argv=None):
     for po in sources(*(argv if argv is not None else sys.argv[1:])):
-        mo, data = po.with_suffix(".mo"), compiled(po)
-        if not mo.exists() or mo.read_bytes() != data:
-            mo.write_bytes(data)
-            print(f"compiled {mo}")
+        if is_stale(po):
+            po.with_suffix(".mo").write_bytes(compiled(po))
+            print(f"compiled {po.with_suffix('.mo')}")
     return 0
 
 

@@ -9,36 +9,14 @@ A plural message takes its count as ``n``. A choice label ``key:7`` with no mess
 message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plural message, not one per number.
 """
 import functools
-import gettext
 import re
 
+from engine import mofile
 from engine.games import GAMES, LOCALE
 from engine.rules.protocol import SHARED, Message
 
 LANGUAGES = ("it", "en")
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
-_PLURAL_RULE = re.compile(r"plural=(.*?);?\s*$")
-
-
-class Catalog:
-    """One compiled catalog: its messages by (context, id), a plural one as its forms, and its plural rule (as a
-    function, and as the C expression the phones evaluate)."""
-
-    def __init__(self, path):
-        with path.open("rb") as mo:  # the standard library reads a .mo: Babel is for writing them (catalogs.py)
-            translations = gettext.GNUTranslations(mo)
-        self.plural = translations.plural  # a count -> the index of its plural form
-        self.plural_expr = _PLURAL_RULE.search(translations.info()["plural-forms"])[1]
-        self.messages = {}
-        for key, text in translations._catalog.items():  # gettext keeps no public list of its messages
-            msgid, form = key if isinstance(key, tuple) else (key, None)
-            if msgid:  # not the header
-                context, _, msgid = msgid.rpartition("\x04")
-                if form is None:
-                    self.messages[context or None, msgid] = text
-                else:
-                    forms = self.messages.setdefault((context or None, msgid), [])
-                    forms[form:form + 1] = [text]
 
 
 @functools.cache
@@ -48,7 +26,7 @@ def catalog(language, domain):
     path = folder / language / "LC_MESSAGES" / f"{domain}.mo"
     if not path.exists():
         raise LookupError(f"no {language} catalog for {domain!r}")
-    return Catalog(path)
+    return mofile.read(path)
 
 
 def lookup(language, domain, context, key, /, **values):
