@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from device.config import DEFAULT_PINMAP
 from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
+from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
 from engine.rules import ponte
 from engine.table import Table
@@ -340,7 +342,8 @@ NOBODY = 65534
 
 def start(data, user=None):
     """`arbitro --mock --data DATA`, as `user` when given, until it serves or stops: (exit code or None, what it
-    printed). Forked rather than run afresh, so another user needs no access to this Python's own files."""
+    printed). Forked rather than run afresh, so another user needs no access to this Python's own files; the pin
+    map it reads is a copy in a folder every user may read, as the checkout may lie where that user cannot enter (a 0700 folder)."""
     import gzip  # noqa: F401  (what starting imports, loaded while this Python's own files can be read)
     import ipaddress  # noqa: F401
 
@@ -350,6 +353,18 @@ def start(data, user=None):
     import device.box  # noqa: F401
     import device.network  # noqa: F401
     import web_companion  # noqa: F401
+    from engine import words
+    for language in words.LANGUAGES:  # read now: the child may not enter the checkout to read them
+        for domain in (words.SHARED, *GAMES):
+            words.catalog(language, domain)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder).chmod(0o755)
+        pinmap = Path(shutil.copy(DEFAULT_PINMAP, folder))
+        pinmap.chmod(0o644)
+        return forked(data, user, pinmap)
+
+
+def forked(data, user, pinmap):
     from device import cli
     from tests.browser import free_port
     reader, writer = os.pipe()
@@ -364,7 +379,7 @@ def start(data, user=None):
                 os.setgroups([])
                 os.setgid(user)
                 os.setuid(user)
-            code = cli.main(["--mock", "--port", str(free_port()), "--data", str(data)])
+            code = cli.main(["--mock", "--port", str(free_port()), "--data", str(data), "--pinmap", str(pinmap)])
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
         except BaseException:
