@@ -3,12 +3,11 @@ import io
 import logging
 import sys
 import threading
-from pathlib import Path
 
 # The box draws 1-bit frames in Pillow's bitmap font and writes PNG only (the virtual box's OLED). Pillow would
 # also load FreeType with its fonts module and four more codecs with its first image: 1.9 MB of a Pi Zero's
-# memory, never used. Kept out, Pillow goes on without them as when it is built without them. The font is read
-# from raw bits (fonts/), so the real panel never loads even the PNG codec.
+# memory, never used. Kept out, Pillow goes on without them as when it is built without them. The font's glyph
+# sheet is a PNG (device/font.py).
 for _unused in ("PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
                 "PIL.PpmImagePlugin"):
     sys.modules.setdefault(_unused, None)
@@ -16,25 +15,14 @@ for _unused in ("PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "P
 from gpiozero import DigitalOutputDevice  # noqa: E402 (after the modules kept out)
 from gpiozero.exc import GPIOZeroError  # noqa: E402
 from luma.core.error import Error as LumaError  # noqa: E402
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw  # noqa: E402
 
-from . import qr  # noqa: E402
+from . import font, qr  # noqa: E402
+from .font import drawable  # noqa: E402
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
-FONTS = Path(__file__).parent / "fonts"
-
-
-def _font(name, size):
-    """A bitmap font of fonts/: its PILfont metrics and its glyph sheet of `size` as raw 1-bit rows."""
-    font = ImageFont.ImageFont()  # the loader of Pillow's own default font: its public `load` opens the sheet
-    # as an image file, through the codecs
-    with open(FONTS / f"{name}.pil", "rb") as metrics:
-        font._load_pilfont_data(metrics, Image.frombytes("1", size, (FONTS / f"{name}.bits").read_bytes()))
-    return font
-
-
-FONT = _font("courB08", (798, 20))  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
+FONT = font.load("courB08")  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
 QR_BORDER = 2  # modules of quiet zone around the QR code
 QR_SIZE = (qr.SIZE + 2 * QR_BORDER) * 2
 GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11-row cell
@@ -44,7 +32,7 @@ COMPACT_BAR = 8  # a title bar that leaves a picture 56 rows: the 7 glyph rows a
 def glyphs(draw, xy, text, fill="white"):
     """Text placed by its glyphs' top-left corner, in the panel's font: a picture's words and numbers are never
     smaller than the screens' (5×7), whatever room the picture has."""
-    draw.text((xy[0], xy[1] - GLYPH_TOP), text, font=FONT, fill=fill)
+    draw.text((xy[0], xy[1] - GLYPH_TOP), drawable(text), font=FONT, fill=fill)
 
 
 def draw_screen(draw, screen):
@@ -58,12 +46,12 @@ def draw_screen(draw, screen):
         glyphs(draw, (1, 0), screen.title, fill="black")
     else:
         draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
-        draw.text((1, 0), screen.title, font=FONT, fill="black")
+        draw.text((1, 0), drawable(screen.title), font=FONT, fill="black")
     if screen.picture is not None:
         screen.picture.draw(draw, HEIGHT)
         return
     for row, line in enumerate(screen.lines):
-        draw.text((0, LINE + 1 + row * LINE), line, font=FONT, fill="white")
+        draw.text((0, LINE + 1 + row * LINE), drawable(line), font=FONT, fill="white")
 
 
 def _draw_qr(draw, screen):
@@ -80,9 +68,9 @@ def _draw_qr(draw, screen):
             if dark:
                 x, y = 2 * (column + QR_BORDER), 3 + 2 * (row + QR_BORDER)
                 draw.rectangle((x, y, x + 1, y + 1), fill="black")
-    draw.text((QR_SIZE + 4, 0), screen.title, font=FONT, fill="white")
+    draw.text((QR_SIZE + 4, 0), drawable(screen.title), font=FONT, fill="white")
     for row, line in enumerate(screen.lines):
-        draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), line, font=FONT, fill="white")
+        draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), drawable(line), font=FONT, fill="white")
 
 
 def render(screen):

@@ -51,6 +51,11 @@ class JournalError(StorageError):
     """The journal cannot be read or written."""
 
 
+def is_row_id(value):
+    """Whether `value` may name a row: SQLite's integers are 64-bit, and a larger one would not even bind."""
+    return type(value) is int and 0 <= value < 2 ** 63
+
+
 def _full(error):
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
@@ -226,6 +231,8 @@ class Journal:
 
     def game(self, game):
         """(game id, table line, lines, ended, started: ISO time or None) of game `game`, or None."""
+        if not is_row_id(game):
+            return None
         with self._lock:
             rows = self._db.execute("SELECT id, kind, body FROM entries WHERE game = ? ORDER BY id",
                                     (game,)).fetchall()

@@ -227,9 +227,10 @@ class Table:
         """Start a game, ending the one in play: both in one journal write, or neither."""
         with self._lock:
             table_line = header(game, seats, options)
+            record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option, before any
+            # seed is drawn or committed to (a name that is no game may not even encode: a lone surrogate)
             dice = Unverifiable(self._random) if self._random else Committed(self._seeds(), table_line)
-            table_line["chance"] = dice.public(revealed=False)
-            record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option
+            table_line["chance"] = record.header["chance"] = dice.public(revealed=False)
             lines = self._sample_chance(record, dice)
             game_id, version = self._journaled(lambda: self._journal.start_game(
                 table_line, lines, end=self._game_id if self._record is not None else None,

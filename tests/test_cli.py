@@ -113,11 +113,11 @@ def test_the_box_starts_and_answers_without_loading_what_only_a_few_pages_or_com
     assert {"flask", "gpiozero", "PIL", "engine", "device"} <= packages
     # Markdown (the rules pages), Babel (writing catalogs: the box reads them with gettext), ReportLab (labels)
     assert not packages & {"markdown", "babel", "reportlab"}
-    # what Pillow would load and the box never uses: FreeType, the codecs of images other than PNG; and PNG's
-    # until the virtual box's OLED is asked for (the font is read from raw bits)
+    # what Pillow would load and the box never uses: FreeType, the codecs of images other than PNG (the font's
+    # glyph sheet is a PNG)
     assert {"PIL.ImageDraw", "PIL.ImageFont"} <= loaded
     assert not loaded & {"PIL._imagingft", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
-                         "PIL.PpmImagePlugin", "PIL.PngImagePlugin", "PIL.ImageFile"}
+                         "PIL.PpmImagePlugin"}
     # every game's declaration (the menu, the host page's list of games), no game's rules
     assert {f"engine.rules.{name}_options" for name in GAMES} <= loaded
     assert not loaded & {f"engine.rules.{name}" for name in GAMES}

@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 
 from device import screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
+from device.font import drawable
 from device.games import biglietti as biglietti_pages
 from device.games import lifeboats as lifeboats_pages
 from device.games import ponte as ponte_pages
@@ -120,8 +121,8 @@ def test_every_screen_fits_the_panel(lang, monkeypatch):
 
 
 def test_the_boxs_copy_of_the_font_draws_every_character_as_pillows_own():
-    """The panel's font is read from raw bits (device/fonts) to keep Pillow's PNG codec out of the box; it must
-    be Pillow's default bitmap font pixel for pixel, and measure the same."""
+    """The panel's font is the box's copy of Pillow's default bitmap font (device/fonts), loaded by Pillow's
+    public ImageFont.load: pixel for pixel Pillow's own, measuring the same."""
     from PIL import ImageFont
     pillows = ImageFont.load_default_imagefont()
     characters = "".join(map(chr, [*range(32, 127), *range(160, 256)]))  # Latin-1, not its control codes
@@ -177,6 +178,15 @@ def test_leader1_keeps_every_acting_team_on_screen_while_a_move_is_entered(teams
         actors = table.actors()
         table.act(rng.choice(table.legal_actions(rng.choice(list(actors)))))
     assert checked
+
+
+@pytest.mark.parametrize("text", ["\ud800", "€ ✓ ’", "G2: \U000c90a6 non è una chiave"])
+def test_a_character_the_font_lacks_is_drawn_as_a_question_mark_not_a_crash(text):
+    """A refusal may echo what a phone sent: the screen is drawn, the missing characters as "?"."""
+    shown = render(screens.Screen(text, lines=(text,)))
+    expected = render(screens.Screen(drawable(text), lines=(drawable(text),)))
+    assert shown.tobytes() == expected.tobytes()
+    assert "?" in drawable(text) and drawable("è à ù ì ò É") == "è à ù ì ò É"
 
 
 def test_no_picture_draws_with_luma_legacy_tiny_fonts():

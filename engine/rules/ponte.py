@@ -199,7 +199,8 @@ def apply(state, action):
 
 def _apply_pick(state, seat, card):
     picks = state.picks
-    if picks is None or type(seat) is not int or seat not in picks.seats or card not in CARD_INDEX:
+    if picks is None or type(seat) is not int or seat not in picks.seats or type(card) is not str \
+            or card not in CARD_INDEX:
         _refuse_pick(state, seat, card)
     index = CARD_INDEX[card]
     if not state.hands[seat][index] and index not in _pickable(state, seat):  # a card in hand is pickable
@@ -228,7 +229,7 @@ def _refuse_pick(state, seat, card):
         raise shared("game_over")
     if not is_seat(seat, state.seats):
         raise shared("no_seat", player=shown_seat(seat))
-    if card not in CARD_INDEX:
+    if type(card) is not str or card not in CARD_INDEX:  # a list or an object is no card (nor hashable)
         raise refuse("unknown_card", card=card)
     if state.picks is None or seat not in state.picks.seats:
         raise shared("no_pick_now", player=seat + 1)
@@ -365,7 +366,7 @@ def _apply_chance(state, kind, outcome):
                       for h, card in zip(state.hands, outcome))
         return _start_match(evolve(state, hands=hands))
     if state.phase == EVENT and kind == "event":
-        if outcome not in EVENT_INDEX or not state.deck[EVENT_INDEX[outcome]]:
+        if type(outcome) is not str or outcome not in EVENT_INDEX or not state.deck[EVENT_INDEX[outcome]]:
             raise refuse("not_in_deck", outcome=outcome)
         return _event(state, outcome)
     raise shared("chance_not_due", kind=kind)
