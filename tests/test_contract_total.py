@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine import games
 from engine.rules import CHANCE, TERMINAL, Rejected
+from engine.replay import LogError, replay
 from engine.words import LANGUAGES, lookup, render
 from tests.sixth_game import MONETA
 
@@ -131,3 +132,36 @@ def test_the_shapes_that_crashed_a_game_are_refused_by_name_at_every_reached_sta
     rules = rules_of(name)
     for state, _ in reached(name)[::7]:
         check_total(rules, state, action)
+
+
+@functools.cache
+def logs(name):
+    """The log of a random legal play of `name`, as `arbitro replay` reads it (its chance lines in it)."""
+    from engine.table import Table
+    rules, rng = rules_of(name), random.Random(7)
+    table = Table(random=random.Random(7))
+    table.new_game(name, rules.SEATS[0])
+    for _ in range(MAX_STEPS):
+        if table.view()["over"]:
+            break
+        table.act(rng.choice([a for seat in table.actors() for a in table.legal_actions(seat)]))
+    return table.export().splitlines()
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_replaying_a_log_with_any_line_gives_a_game_or_names_the_line(name):
+    """`arbitro replay`: a hostile line (or table line) is a LogError naming its line, never another error."""
+    lines = logs(name)
+
+    @settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 400)) // 2, deadline=None,
+              suppress_health_check=list(HealthCheck), database=None)
+    @given(st.integers(0, len(lines) - 1), JSON | st.integers(0, len(lines) - 1).flatmap(
+        lambda i: near([json.loads(lines[i])])))
+    def total(at, line):
+        text = "\n".join([*lines[:at], json.dumps(line), *lines[at:at + 2]])
+        try:
+            replay(text, seed=1)
+        except LogError as broken:
+            assert f"line {broken.line_number}:" in str(broken)
+
+    total()
