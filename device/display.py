@@ -86,6 +86,16 @@ def png(image):
     return buffer.getvalue()
 
 
+PANELS = ("ssd1306", "sh1106")
+
+
+def panel_kind(device):
+    """Which of luma.oled's PANELS drivers `device` is, or None (luma's dummy device, any other). luma.oled is
+    loaded only to drive a real panel: a device made while it is not loaded is none of its drivers."""
+    drivers = sys.modules.get("luma.oled.device")
+    return next((kind for kind in PANELS if drivers and isinstance(device, getattr(drivers, kind))), None)
+
+
 class Panel:
     """Sends frames to an SSD1306 or SH1106: the whole frame first, then only the pages that changed, each from
     its first to its last changed column (luma.oled's drivers send all 1,024 bytes every time; on I2C that is
@@ -93,7 +103,7 @@ class Panel:
 
     def __init__(self, device):
         self.device = device
-        self.kind = type(device).__name__ if type(device).__name__ in ("ssd1306", "sh1106") else None
+        self.kind = panel_kind(device)
         self.pages = None  # what the panel shows: per page, its column bytes
 
     def send(self, image):

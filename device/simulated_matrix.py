@@ -48,7 +48,7 @@ class SimulatedMatrix:
 
     def _driven_low(self, row):
         pin = self.rows[row]  # read as the mock pin keeps it: a scan asks this for every row and column
-        return pin._function == "output" and not pin._state
+        return pin.function == "output" and not pin.state
 
     def pulls_low(self, column):
         """Whether a closed path leads the column to a row driven low."""
@@ -103,7 +103,7 @@ class _ColumnPin:
     _level = True  # the level last seen by `edge`
 
     def _level_now(self):
-        if self.matrix is not None and self._function == "input" and self.matrix.pulls_low(self.index):
+        if self.matrix is not None and self.function == "input" and self.matrix.pulls_low(self.index):
             return False
         return super()._get_state()
 
@@ -123,5 +123,5 @@ class _ColumnPin:
         handler = self.when_changed
         if level != self._level:
             self._level = level
-            if handler is not None and self._edges in ("both", "rising" if level else "falling"):
+            if handler is not None and self.edges in ("both", "rising" if level else "falling"):
                 handler(time.monotonic(), level)

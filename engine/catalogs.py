@@ -23,7 +23,7 @@ def compiled(po_path: Path) -> bytes:
     return mo.getvalue()
 
 
-def meaning(data: bytes) -> tuple[dict, str]:
+def meaning(data: bytes) -> tuple[dict[tuple[str | None, str], mofile.Text], str]:
     """What the box reads of compiled bytes: the messages and the plural rule."""
     read = mofile.parse(data)
     return read.messages, read.plural_expr
@@ -35,13 +35,13 @@ def is_stale(po_path: Path) -> bool:
     return not mo.exists() or meaning(mo.read_bytes()) != meaning(compiled(po_path))
 
 
-def sources(*roots):
+def sources(*roots: str | Path) -> list[Path]:
     """Every .po under `roots` (the engine's and the tests' by default)."""
     here = Path(__file__).resolve().parent
     return sorted(po for root in roots or (here, here.parent / "tests") for po in Path(root).rglob("*.po"))
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     for po in sources(*(argv if argv is not None else sys.argv[1:])):
         if is_stale(po):
             po.with_suffix(".mo").write_bytes(compiled(po))

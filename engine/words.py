@@ -10,6 +10,7 @@ message ``key:#`` with ``n=7`` ("7 caselle"), so a range of numbers is one plura
 """
 import functools
 import re
+from collections.abc import Iterable
 
 from engine import mofile
 from engine.games import GAMES, LOCALE
@@ -20,7 +21,7 @@ _NUMBERED = re.compile(r"^(.*:)(\d+)$")
 
 
 @functools.cache
-def catalog(language, domain):
+def catalog(language: str, domain: str) -> mofile.Compiled:
     """The compiled catalog of `domain` in `language`."""
     folder = GAMES[domain].locale if domain in GAMES else LOCALE  # a game's catalogs where it keeps them
     path = folder / language / "LC_MESSAGES" / f"{domain}.mo"
@@ -29,40 +30,42 @@ def catalog(language, domain):
     return mofile.read(path)
 
 
-def lookup(language, domain, context, key, /, **values):
+def lookup(language: str, domain: str, context: str | None, key: str, /, **values: object) -> str | None:
     """The message `key` of `context` in `domain`, its parameters filled; None when the catalog has none."""
     found = catalog(language, domain)
     text = found.messages.get((context, key))
     if text is None:
         numbered = _NUMBERED.match(key)
-        text = numbered and found.messages.get((context, numbered[1] + "#"))
-        if text is None:
+        text = found.messages.get((context, numbered[1] + "#")) if numbered else None
+        if text is None or numbered is None:
             return None
         values = {"n": int(numbered[2]), **values}
     if isinstance(text, list):
-        text = text[found.plural(values["n"])]
+        count = values["n"]
+        text = text[found.plural(count if isinstance(count, int) else 0)]
     return text.format(**values)
 
 
-def say(language, domain, context, key, /, **values):
+def say(language: str, domain: str, context: str | None, key: str, /, **values: object) -> str:
     """`lookup`, for a message that must exist: a missing one is a bug the catalog tests catch, shown as its id
     rather than crash a screen at the table."""
     found = lookup(language, domain, context, key, **values)
     return key if found is None else found
 
 
-def as_json(language, domains):
+def as_json(language: str, domains: Iterable[str]) -> dict[str, object]:
     """What a phone needs to speak `language`: every message of `domains` by context, a plural message as its
     list of forms, and the catalog's plural rule (a C expression in ``n``)."""
-    found = {"plural": catalog(language, SHARED).plural_expr}
+    found: dict[str, object] = {"plural": catalog(language, SHARED).plural_expr}
     for domain in domains:
-        contexts = found.setdefault(domain, {})
+        contexts: dict[str | None, dict[str, mofile.Text]] = {}
         for (context, key), text in catalog(language, domain).messages.items():
             contexts.setdefault(context, {})[key] = text
+        found[domain] = contexts
     return found
 
 
-def render(language, message):
+def render(language: str, message: Message) -> str:
     """A rules Message (engine/rules/protocol.py) in `language`: its domain's catalog, then the shared one; its
     Message parameters worded too. A message no catalog has is shown as its id (the catalog tests catch it)."""
     values = {name: render(language, value) if isinstance(value, Message) else value

@@ -32,13 +32,27 @@ grep -q 'VERSION_CODENAME=bookworm' /etc/os-release \
 if [[ $UPGRADE == yes && ! -x $PREFIX/bin/arbitro ]]; then
   fail "nothing to upgrade: no box in $PREFIX (run it without --upgrade to install one)"
 fi
+# What the box runs is requirements.lock: every package pinned and every file's hash checked; then this code,
+# with nothing more to fetch (the lock holds its build backend).
+install_into() {
+  "$1/bin/pip" install --quiet --require-hashes -r "$SOURCE/requirements.lock"
+  "$1/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$SOURCE"
+}
+
 if [[ -x $PREFIX/bin/python && -e $DATA/journal.sqlite3 ]]; then
-  say "checking that this code resumes the games in $DATA (the service stops meanwhile)"
+  # The new code and the new lock, in a venv of their own beside the box (which plays on meanwhile), are asked
+  # first; the box is changed only when they resume every game.
+  say "checking that this code, with its locked dependencies, resumes the games in $DATA"
+  rm -rf "$PREFIX.next"
+  python3 -m venv --system-site-packages "$PREFIX.next"
+  install_into "$PREFIX.next"
   systemctl stop arbitro.service || true
-  if ! PYTHONPATH=$SOURCE "$PREFIX/bin/python" -m device.cli check --data "$DATA"; then
+  if ! "$PREFIX.next/bin/python" -m device.cli check --data "$DATA"; then
+    rm -rf "$PREFIX.next"
     systemctl start arbitro.service || true
     fail "not upgraded: this code cannot resume the games in $DATA (the reason is above); the box runs as before"
   fi
+  rm -rf "$PREFIX.next"
 fi
 
 # lgpio: Raspberry Pi OS packages it (python3-lgpio); plain Debian does not, and there the venv takes it from
@@ -76,13 +90,13 @@ for group in gpio i2c spi; do
   fi
 done
 
-say "Arbitro in $PREFIX (a venv that sees the system's lgpio and spidev)"
+say "Arbitro in $PREFIX (a venv that sees the system's lgpio and spidev), from requirements.lock"
 if [[ ! -x $PREFIX/bin/python ]]; then
   python3 -m venv --system-site-packages "$PREFIX"
   say "venv: made"
 fi
 BEFORE=$("$PREFIX/bin/arbitro" --version 2>/dev/null || echo "nothing")
-"$PREFIX/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
+install_into "$PREFIX"
 ln -sf "$PREFIX/bin/arbitro" /usr/local/bin/arbitro
 say "software: $BEFORE -> $("$PREFIX/bin/arbitro" --version)"
 

@@ -17,6 +17,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.browser import free_port
 
@@ -28,7 +30,7 @@ STUB = """#!/bin/sh
 echo "$*" >> /var/log/{name}.calls
 """
 CHROOT = shutil.which("chroot") or "/usr/sbin/chroot"  # found on the host's PATH, not the root's
-CARRIED = ["engine", "device", "web_companion", "hardware", "pyproject.toml", "README.md"]
+CARRIED = ["engine", "device", "web_companion", "hardware", "pyproject.toml", "requirements.lock", "README.md"]
 
 
 def unavailable():
@@ -88,6 +90,18 @@ def run(root, *command, user=None, env=None, timeout=900, check=True):
     return done
 
 
+def locked_for(machine):
+    """The pins of requirements.lock that apply on a Bookworm of `machine`: {name: version}."""
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if "==" in line and not line.startswith((" ", "#")):
+            requirement = Requirement(line.rstrip(" \\"))
+            if requirement.marker is None or requirement.marker.evaluate(
+                    {"platform_machine": machine, "sys_platform": "linux", "python_version": "3.11"}):
+                pins[canonicalize_name(requirement.name)] = str(requirement.specifier).lstrip("=")
+    return pins
+
+
 def calls(root, name):
     path = root / "var" / "log" / f"{name}.calls"
     return path.read_text().splitlines() if path.exists() else []
@@ -145,6 +159,10 @@ def test_the_install_script_builds_a_box_on_a_fresh_bookworm_and_a_second_run_ke
     assert text == (ROOT / "hardware" / "arbitro.service").read_text()
     listed = run(root, "/opt/arbitro/bin/pip", "show", "arbitro").stdout
     assert "Name: arbitro" in listed and "Location: /opt/arbitro/lib/" in listed  # installed, not the checkout
+    installed = {canonicalize_name(name): version for name, version in (
+        line.split("==") for line in run(root, "/opt/arbitro/bin/pip", "freeze", "--all").stdout.split() if "==" in line)}
+    for name, version in locked_for(run(root, "uname", "-m").stdout.strip()).items():
+        assert installed.get(name) == version, (name, version, installed.get(name))  # the lock, nothing newer
 
     # The box as its service starts it: it answers, and a game it plays is journaled in /var/lib/arbitro.
     process, port = serve_as_the_service(root)
@@ -167,7 +185,9 @@ def test_the_install_script_builds_a_box_on_a_fresh_bookworm_and_a_second_run_ke
     games = journal.read_bytes()
     (root / "var" / "log" / "systemctl.calls").unlink()
     second = run(root, "bash", "/src/arbitro/hardware/install.sh", "--upgrade")
+    assert "with its locked dependencies, resumes the games" in second.stdout
     assert "1 game, journal format 2: arbitro" in second.stdout  # the code checked it resumes the game
+    assert not (root / "opt" / "arbitro.next").exists()
     assert "user arbitro: there already" in second.stdout and "pin map: yours, kept as it is" in second.stdout
     assert (root / "etc" / "arbitro" / "pinmap.toml").read_text() == edited
     assert journal.read_bytes() == games

@@ -12,7 +12,7 @@ from waitress.channel import HTTPChannel
 
 from device.cli import SERVER
 from tests.conftest import virtual
-from web_companion import create_app, streams
+from web_companion import create_app, streams, waitress_writer
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
     app = create_app(box)
 
     class Channel:  # a waitress connection whose phone reads no more: its unsent bytes pile up
-        total_outbufs_len = streams.STALLED + 1
+        total_outbufs_len = waitress_writer.STALLED + 1
 
         def check_client_disconnected(self):
             return False

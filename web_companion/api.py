@@ -7,7 +7,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from engine.games import GAMES
 from engine.rules import PUBLIC
 
-from .streams import Follower, connection_writer
+from .streams import Follower
+from .waitress_writer import connection_writer
 from .texts import word
 from .viewers import SEAT_COOKIE, box, fail, language, seat_of
 

@@ -20,7 +20,6 @@ from engine.rules import PUBLIC
 log = logging.getLogger(__name__)
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
-STALLED = 1 << 20  # bytes a phone may leave unread before the box stops writing to it
 KEEP_ALIVE_EVENT = b": keep-alive\n\n"
 
 
@@ -200,20 +199,3 @@ class Follower:
             self._woken.clear()
             while self._queued:
                 yield self._queued.popleft()
-
-
-def connection_writer(environ):
-    """Under waitress, a callable that writes a response's next bytes to its connection from any thread, framed as
-    waitress frames them (chunked under HTTP/1.1, as a response of unknown length is); None elsewhere. Waitress
-    gives no handle on the connection but the documented `waitress.client_disconnected` callable, the bound
-    method of the connection's channel, whose `write_soon` its own threads write through."""
-    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
-    if not hasattr(channel, "write_soon"):
-        return None
-    chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
-
-    def write(data):
-        if channel.total_outbufs_len > STALLED:  # write_soon would block until the phone reads
-            raise ConnectionError(f"{channel.total_outbufs_len} bytes unread")
-        channel.write_soon(b"%X\r\n%s\r\n" % (len(data), data) if chunked else data)
-    return write

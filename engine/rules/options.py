@@ -2,15 +2,26 @@
 
 An option is a choice among values, a whole number in a range, a seat, or a list checked by the game. A
 default may depend on the number of seats. Every refusal names the option."""
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TypeAlias, TypedDict
 
-from .protocol import Rejected, is_seat, refuse
+from .protocol import JSON, Rejected, is_seat, refuse
+
+Cell: TypeAlias = dict[str, JSON]  # one cell of a form's row (`one_of`, `number`, …)
+Count: TypeAlias = int | Callable[[int], int] | None
+
+
+class Shape(TypedDict):
+    """How a form enters a LIST option (`rows`)."""
+    cells: tuple[Cell, ...]
+    count: Count
+    flat: bool
 
 CHOICE, INTEGER, SEAT, LIST = "choice", "integer", "seat", "list"
 
 
-def rows(*cells, count=None, flat=False):
+def rows(*cells: Cell, count: Count = None, flat: bool = False) -> Shape:
     """How a LIST option is entered on a form: rows of cells (`count` rows, a number or a function of the seat
     count; None: as many as the host adds). A cell is `one_of(values)`, `a_seat()`, `number(low, high)`,
     `some_of(values)` (the ticked ones, as a list) or `how_many_of(values)` (how many of each, as a list with
@@ -18,23 +29,23 @@ def rows(*cells, count=None, flat=False):
     return {"cells": cells, "count": count, "flat": flat}
 
 
-def one_of(values):
+def one_of(values: Iterable[JSON]) -> Cell:
     return {"kind": "choice", "values": list(values)}
 
 
-def a_seat():
+def a_seat() -> Cell:
     return {"kind": "seat"}
 
 
-def number(low, high):
+def number(low: int, high: int) -> Cell:
     return {"kind": "number", "low": low, "high": high}
 
 
-def some_of(values):
+def some_of(values: Iterable[JSON]) -> Cell:
     return {"kind": "subset", "values": list(values)}
 
 
-def how_many_of(values):
+def how_many_of(values: Iterable[JSON]) -> Cell:
     return {"kind": "counts", "values": list(values)}
 
 
@@ -42,27 +53,27 @@ def how_many_of(values):
 class Option:
     name: str
     kind: str
-    default: Any  # a value, or a function of the seat count
-    choices: tuple = ()  # CHOICE: the values
+    default: JSON | Callable[[int], JSON]  # a value, or a function of the seat count
+    choices: tuple[JSON, ...] = ()  # CHOICE: the values
     low: int = 0  # INTEGER: the range
     high: int = 0
-    check: Callable | None = None  # LIST: check(value, seats) -> value, or raise Rejected
-    shape: dict | None = None  # LIST: how a form enters it (`rows`)
+    check: Callable[[list[JSON], int], JSON] | None = None  # LIST: check(value, seats) -> value, or Rejected
+    shape: Shape | None = None  # LIST: how a form enters it (`rows`)
 
-    def default_for(self, seats):
+    def default_for(self, seats: int) -> JSON:
         return self.default(seats) if callable(self.default) else self.default
 
-    def values(self, seats):
+    def values(self, seats: int) -> list[JSON] | None:
         """The values the OLED menu cycles through (None for a list: it keeps its default there)."""
         if self.kind == CHOICE:
             return list(self.choices)
         if self.kind == INTEGER:
-            return list(range(self.low, self.high + 1))
+            return [*range(self.low, self.high + 1)]
         if self.kind == SEAT:
-            return list(range(seats))
+            return [*range(seats)]
         return None
 
-    def validate(self, value, seats):
+    def validate(self, value: JSON, seats: int) -> JSON:
         if self.kind == LIST:
             if not isinstance(value, list):
                 raise refuse("option_list", option=self.name, value=value)
@@ -79,8 +90,8 @@ class Option:
             raise refuse("option_choice", option=self.name, choices=", ".join(map(str, self.choices)), value=value)
         return value
 
-    def as_data(self, seats):
-        found = {"name": self.name, "kind": self.kind, "default": self.default_for(seats),
+    def as_data(self, seats: int) -> dict[str, object]:
+        found: dict[str, object] = {"name": self.name, "kind": self.kind, "default": self.default_for(seats),
                  "values": self.values(seats)}
         if self.shape:
             count = self.shape["count"]
@@ -89,11 +100,11 @@ class Option:
         return found
 
 
-def _shown(value):
+def _shown(value: JSON) -> JSON:
     return value + 1 if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
-def resolve(schema, seats, given):
+def resolve(schema: tuple[Option, ...], seats: int, given: JSON) -> dict[str, JSON]:
     """The options of a table of `seats`: `given` checked, the rest at their defaults. An unknown option is
     an error, not ignored."""
     if not isinstance(given, dict):

@@ -25,12 +25,31 @@ Its optional capabilities (``public_lines``, ``secret_draw``, open information, 
 States and actions are plain data; actions have the shape of a game-log line (see docs/log-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
 """
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
 
 CHANCE = "chance"
 TERMINAL = "terminal"
 PUBLIC = "public"
 HOST = "host"
+
+# What a line of a log (an action), a body of a request and a view are made of: JSON values.
+JSON: TypeAlias = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+Action: TypeAlias = dict[str, JSON]  # a game-log line: a seat's pick or choice, a chance outcome
+Viewer: TypeAlias = int | str  # a seat, PUBLIC or HOST
+Actors: TypeAlias = tuple[int, ...] | str  # the seats that may act, CHANCE or TERMINAL
+View: TypeAlias = dict[str, object]  # what a viewer may see: JSON-ready data (tuples are lists there)
+Outcomes: TypeAlias = list[tuple[Action, float]]  # a chance node's outcomes and their probabilities
+
+
+class Result(TypedDict):
+    """A finished game's result: who won, who lost (every seat that did not win and does not share a draw)."""
+    winners: list[int]
+    losers: list[int]
+    draw: bool
+
 
 # Prompt kinds
 PICK = "pick"  # a secret pick, revealed with the others of its round
@@ -44,13 +63,16 @@ class Message:
     cannot go), worded in the same language. Each surface words it in its own (engine/words.py `render`)."""
     domain: str
     key: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, "Param"] = field(default_factory=dict)
     context: str = "refusal"
 
-    def as_data(self):
+    def as_data(self) -> dict[str, JSON]:
         """The message as a view carries it (plain data; phones word it in their language)."""
         return {"domain": self.domain, "context": self.context, "key": self.key,
                 "params": {k: v.as_data() if isinstance(v, Message) else v for k, v in self.params.items()}}
+
+
+Param: TypeAlias = Union[JSON, Message]  # a message's parameter: a value, or words of their own
 
 
 class Rejected(ValueError):
@@ -58,30 +80,30 @@ class Rejected(ValueError):
     code), worded in the language of whoever reads it; `str()` is English, for logs and `arbitro replay`.
     `rule` names the ruling (R-n) for logs and `arbitro replay`."""
 
-    def __init__(self, message, rule=None):
+    def __init__(self, message: Message, rule: str | None = None) -> None:
         super().__init__(message.key)
         self.message = message
         self.rule = rule
 
     @property
-    def code(self):
+    def code(self) -> str:
         return self.message.key
 
-    def __str__(self):
+    def __str__(self) -> str:
         from engine.words import render  # the catalogs are read on the first refusal worded, not at import
         return render("en", self.message)
 
 
-def refusals(domain):
+def refusals(domain: str) -> Callable[..., Rejected]:
     """`refuse(key, rule=None, **params)`: the Rejected of one catalog's refusal message."""
-    def refuse(key, rule=None, /, **params):
+    def refuse(key: str, rule: str | None = None, /, **params: Param) -> Rejected:
         return Rejected(Message(domain, key, params), rule)
     return refuse
 
 
-def words_of(domain):
+def words_of(domain: str) -> Callable[..., Message]:
     """`word(key, **params)`: a Message of `domain`'s `box` words (a type, a colour) to put in a refusal."""
-    def word(key, context="box", /, **params):
+    def word(key: str, context: str = "box", /, **params: Param) -> Message:
         return Message(domain, key, params, context)
     return word
 
@@ -94,10 +116,10 @@ refuse = refusals(SHARED)
 class Choice:
     """One thing a seat may do: what people read, and the log line it makes."""
     label: str
-    action: dict
+    action: Action
     group: str | None = None  # two-step choices: the first step picks the group (a village, a boat)
 
-    def as_data(self):
+    def as_data(self) -> dict[str, JSON]:
         return {"label": self.label, "action": self.action, "group": self.group}
 
 
@@ -109,23 +131,23 @@ class Prompt:
     prompt without ``pad`` is driven on the pad by a cursor."""
     kind: str
     title: str
-    choices: tuple
+    choices: tuple[Choice, ...]
     secret: bool = False
-    pad: tuple | None = None
-    current: dict | None = None  # the seat's locked-in pick, if any
-    keys: tuple = ()  # a cursor prompt's groups or choices (labels) the pad's spare buttons 3–6 reach at once
+    pad: tuple[Choice | None, ...] | None = None
+    current: Action | None = None  # the seat's locked-in pick, if any
+    keys: tuple[str, ...] = ()  # a cursor prompt's groups or choices (labels) the pad's spare buttons 3–6 reach
 
-    def as_data(self):
+    def as_data(self) -> dict[str, JSON]:
         return {"kind": self.kind, "title": self.title, "secret": self.secret,
                 "choices": [c.as_data() for c in self.choices],
-                "pad": None if self.pad is None else [c and c.label for c in self.pad],
+                "pad": None if self.pad is None else [None if c is None else c.label for c in self.pad],
                 "current": self.current, "keys": list(self.keys)}
 
 
 PICK_LINE, CHOOSE_LINE = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
 
 
-def line_kind(action, game):
+def line_kind(action: JSON, game: str) -> Literal["pick", "choose"]:
     """"pick" or "choose": the shape of a seat's line, or Rejected naming what is wrong with it (`game` is the
     game's title in the message)."""
     if not isinstance(action, dict):
@@ -140,55 +162,61 @@ def line_kind(action, game):
     return "pick" if shape == PICK_LINE else "choose"
 
 
-def shown_seat(seat):
+def shown_seat(seat: object) -> int | str:
     """A seat as people count it (from 1), or as it was written when it is no seat number."""
     return seat + 1 if type(seat) is int else repr(seat)
 
 
-def is_seat(value, seats):
+def is_seat(value: object, seats: int) -> bool:
     return type(value) is int and 0 <= value < seats  # a bool is an int, never a seat
 
 
-def check_seats(seats, low, high):
+def check_seats(seats: object, low: int, high: int) -> int:
     if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
         raise refuse("seat_count", low=low, high=high, seats=seats)
+    return seats
 
 
-def check_viewer(viewer, seats):
+def check_viewer(viewer: object, seats: int) -> None:
     if viewer in (PUBLIC, HOST):
         return
     if not is_seat(viewer, seats):
         raise refuse("no_viewer", viewer=viewer)
 
 
-_FIELD_INDEX = {}
+_FIELD_INDEX: dict[type, dict[str, int]] = {}
+T = TypeVar("T", bound=tuple[object, ...])  # a NamedTuple
 
 
-def evolve(value, **changes):
+def evolve(value: T, **changes: object) -> T:
     """A copy of the NamedTuple `value` with `changes`: NamedTuple._replace, three times faster (the rules
     copy states on every action)."""
     cls = type(value)
     index = _FIELD_INDEX.get(cls)
     if index is None:
-        index = _FIELD_INDEX[cls] = {name: i for i, name in enumerate(cls._fields)}
+        index = _FIELD_INDEX[cls] = {name: i for i, name in enumerate(getattr(cls, "_fields"))}
     values = list(value)
     for name, new in changes.items():
         values[index[name]] = new
     return tuple.__new__(cls, values)
 
 
-def last_answer(ask):
+A = TypeVar("A")
+P = ParamSpec("P")
+
+
+def last_answer(ask: Callable[P, A]) -> Callable[P, A]:
     """`ask(state, *args)` remembering its last answer: the table, the prompts and the players ask the same state
     the same question several times an action. A state never changes, so the one it was asked of (kept, so
     its identity is not reused) is recognised by identity. Answers must not be changed by callers (tuples)."""
-    last = [(None, None, None)]
+    last: list[tuple[object, tuple[object, ...], object]] = [(None, (), None)]
 
-    def answer(state, *args):
+    @functools.wraps(ask)
+    def answer(*args: P.args, **kwargs: P.kwargs) -> A:
         asked, asked_args, said = last[0]  # one read: another thread replaces the entry whole
-        if asked is state and asked_args == args:
-            return said
-        said = ask(state, *args)
-        last[0] = (state, args, said)
-        return said
-    answer.__doc__, answer.__name__, answer.__wrapped__ = ask.__doc__, ask.__name__, ask
+        if asked is args[0] and asked_args == args[1:]:
+            return cast(A, said)
+        fresh = ask(*args, **kwargs)
+        last[0] = (args[0], args[1:], fresh)
+        return fresh
     return answer
