@@ -23,7 +23,7 @@ class BackupError(ValueError):
     """A file that cannot be restored: the message says why, and nothing was changed."""
 
 
-def _check_ours(path):
+def _check_ours(path: Path) -> None:
     """Refuse a file that is not one of our backups, is damaged, or is newer than this box."""
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
@@ -40,7 +40,7 @@ def _check_ours(path):
         raise BackupError(f"{path} is in format {found}, newer than this box's ({FORMAT}): upgrade the box first")
 
 
-def replay_all(path):
+def replay_all(path: str | Path) -> list[int]:
     """Open the journal `path` as the box would (brought up to its format) and replay every game it keeps by
     the rules; returns their ids. Raises JournalError naming the first that does not replay."""
     table = Table(Journal(path))
@@ -53,7 +53,7 @@ def replay_all(path):
         table.close()
 
 
-def check_resumable(data):
+def check_resumable(data: str | Path) -> tuple[int, int]:
     """Whether this box's code resumes the data folder `data`: a copy of its journal is opened and every game
     replayed (the journal itself is left as it is, in its own format, for the code that wrote it). Returns
     (games, the journal's format); raises JournalError with the reason."""
@@ -66,16 +66,16 @@ def check_resumable(data):
             with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as source, \
                     closing(sqlite3.connect(copy)) as target:
                 source.backup(target)
-                found = source.execute("PRAGMA user_version").fetchone()[0] or 1
+                found = int(source.execute("PRAGMA user_version").fetchone()[0] or 1)
         except sqlite3.DatabaseError as e:
             raise JournalError(f"the journal {path} cannot be read ({e})") from None
         return len(replay_all(copy)), found
 
 
-def restore(backup, data):
-    """Restore `backup` into the data folder `data`; returns (games restored, where the journal it replaced
+def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path | None]:
+    """Restore `backup_file` into the data folder; returns (games restored, where the journal it replaced
     was kept, or None). Raises BackupError, or JournalError when a box is using that folder."""
-    backup, data = Path(backup), Path(data)
+    backup, data = Path(backup_file), Path(data_folder)
     _check_ours(backup)
     data.mkdir(parents=True, exist_ok=True)
     current = Journal(data / JOURNAL)  # refused while a box uses the folder; held until the swap is done

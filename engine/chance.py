@@ -11,13 +11,23 @@ first draw and reveals after the last (docs/chance.md says it precisely enough t
   attempt (4 bytes, big-endian, from 0); its first 8 bytes as a big-endian number x; x < 2^64 - (2^64 mod n)
   gives x mod n, else the next attempt (rejection sampling: no outcome is favoured).
 """
+from __future__ import annotations  # the type checker's names (Rules) are imported for it alone
+
 import hashlib
 import hmac
 import itertools
 import json
 import math
 import secrets
+from collections.abc import Mapping
 from fractions import Fraction
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from .rules.protocol import JSON, Action, Outcomes
+
+if TYPE_CHECKING:
+    from .games import Rules
 
 SEED_BYTES = 32
 LABEL = b"arbitro-draw"
@@ -25,21 +35,21 @@ SPAN = 2 ** 64
 IDENTITY_KEYS = ("arbitro", "game", "seats", "options")
 
 
-def new_seed():
+def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
-def identity(table_line):
+def identity(table_line: Mapping[str, object]) -> bytes:
     """The game's identity as the commitment hashes it: its table line without the chance entry."""
     shown = {k: table_line[k] for k in IDENTITY_KEYS if k in table_line}
     return json.dumps(shown, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def commitment(seed, table_line):
+def commitment(seed: bytes, table_line: Mapping[str, object]) -> str:
     return hashlib.sha256(seed + identity(table_line)).hexdigest()
 
 
-def uniform(seed, index, bound):
+def uniform(seed: bytes, index: int, bound: int) -> int:
     """An integer in [0, bound), derived from the seed and the draw's index, with no bias."""
     limit = SPAN - SPAN % bound
     for attempt in itertools.count():
@@ -47,16 +57,17 @@ def uniform(seed, index, bound):
         x = int.from_bytes(hmac.new(seed, message, hashlib.sha256).digest()[:8], "big")
         if x < limit:
             return x % bound
+    raise AssertionError("unreachable: itertools.count() never ends")
 
 
-def weights(outcomes):
+def weights(outcomes: Outcomes) -> list[int]:
     """The outcomes' probabilities as whole numbers with the same ratios (each a fraction k/n of a small n)."""
     fractions = [Fraction(p).limit_denominator(1_000_000) for _, p in outcomes]
     scale = math.lcm(*(f.denominator for f in fractions))
     return [int(f * scale) for f in fractions]
 
 
-def outcome(seed, index, outcomes):
+def outcome(seed: bytes, index: int, outcomes: Outcomes) -> Action:
     """Draw number `index` among `outcomes` ([(action, probability)], as the rules list them)."""
     counts = weights(outcomes)
     r = uniform(seed, index, sum(counts))
@@ -70,20 +81,20 @@ class Committed:
     """A game's committed seed: the table draws from it; its commitment is public, the seed is not."""
     verifiable = True
 
-    def __init__(self, seed, table_line):
+    def __init__(self, seed: bytes, table_line: Mapping[str, object]) -> None:
         self.seed = seed
         self.commitment = commitment(seed, table_line)
 
-    def draw(self, rules, state, index):
+    def draw(self, rules: Rules[Any], state: Any, index: int) -> Action:
         return outcome(self.seed, index, rules.chance_outcomes(state))
 
-    def public(self, revealed):
+    def public(self, revealed: bool) -> dict[str, JSON]:
         """What the table line and every viewer may know: the commitment, and the seed once revealed."""
-        shown = {"commitment": self.commitment}
+        shown: dict[str, JSON] = {"commitment": self.commitment}
         return {**shown, "seed": self.seed.hex()} if revealed else shown
 
 
-def draw(rules, state, random):
+def draw(rules: Rules[Any], state: Any, random: Random) -> Action:
     """One outcome for `state` from a plain random source (anything with `choices`), by the probabilities."""
     outcomes = rules.chance_outcomes(state)
     return random.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
@@ -93,14 +104,17 @@ class Unverifiable:
     """Draws from a random source that commits to nothing (mock mode's loaded dice, tests, a replay's --seed):
     marked "not verifiable" in the log and on the phones."""
     verifiable = False
-    seed = None
-    marked = {"verifiable": False}  # what the table line and every viewer are told
+    seed: bytes | None = None
+    marked: dict[str, JSON] = {"verifiable": False}  # what the table line and every viewer are told
 
-    def __init__(self, random):
+    def __init__(self, random: Random) -> None:
         self.random = random
 
-    def draw(self, rules, state, index):
+    def draw(self, rules: Rules[Any], state: Any, index: int) -> Action:
         return draw(rules, state, self.random)
 
-    def public(self, revealed):
+    def public(self, revealed: bool) -> dict[str, JSON]:
         return dict(self.marked)
+
+
+Dice = Committed | Unverifiable  # where a game's chance outcomes come from

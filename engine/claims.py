@@ -15,7 +15,13 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias, cast
+
+from .rules.protocol import JSON
+
+Target: TypeAlias = tuple[str] | tuple[str, int]  # ("seat", n) or ("host",)
 
 HOLD = 2.0  # seconds the drawn button is held
 WINDOW = 60.0  # seconds a claim stays open
@@ -30,7 +36,7 @@ LOST_KEPT = 64  # tokens remembered as having lost their seat, to tell their pho
 class ClaimRefused(Exception):
     """Too many claims at once, or too many from one phone; the message says when to try again."""
 
-    def __init__(self, key, seconds):
+    def __init__(self, key: str, seconds: int) -> None:
         super().__init__(key)
         self.key, self.seconds = key, seconds
 
@@ -38,8 +44,8 @@ class ClaimRefused(Exception):
 @dataclass
 class Claim:
     id: str
-    target: tuple  # ("seat", n) or ("host",)
-    panel: tuple  # where it is confirmed: ("seat", n), a seat's pad, or ("host",), the host panel
+    target: Target  # ("seat", n) or ("host",)
+    panel: Target  # where it is confirmed: ("seat", n), a seat's pad, or ("host",), the host panel
     button: object  # the button to hold: 1–8 on a pad, a host panel button's name
     seats: int | None  # the table's seat count a seat token is good for; None for the host role
     deadline: float
@@ -47,24 +53,33 @@ class Claim:
     token: str | None = None
 
 
-def digest(token):
+def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Store(Protocol):
+    """Where the tokens are kept across restarts (engine/state_file.py)."""
+    def read(self) -> dict[str, JSON]: ...
+    def write(self, data: dict[str, JSON]) -> None: ...
+
+
 class Claims:
-    def __init__(self, store, clock=time.monotonic, *, choose=secrets.choice):
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic, *,
+                 choose: Callable[[Sequence[object]], object] = secrets.choice) -> None:
         """`store` keeps the tokens across restarts (read()/write() of a dict); `choose` draws a button."""
         self._store, self._clock, self.choose = store, clock, choose
         self.window, self.hold = WINDOW, HOLD
         self._lock = threading.Lock()
-        self._claims = {}  # claim id -> Claim: open, or answered within KEPT seconds
-        self._asked = {}  # address -> deque of the times it opened a claim
-        kept = store.read().get("phones", {})
-        self._holdings = {h: (tuple(v["target"]), v["seats"]) for h, v in kept.get("holding", {}).items()}
-        self._lost = {h: tuple(v) for h, v in kept.get("lost", {}).items()}
+        self._claims: dict[str, Claim] = {}  # claim id -> Claim: open, or answered within KEPT seconds
+        self._asked: dict[str | None, deque[float]] = {}  # address -> the times it opened a claim
+        kept = cast(dict[str, dict[str, Any]], store.read().get("phones", {}))
+        self._holdings: dict[str, tuple[Target, int | None]] = {
+            h: (cast(Target, tuple(v["target"])), v["seats"]) for h, v in kept.get("holding", {}).items()}
+        self._lost: dict[str, Target] = {h: cast(Target, tuple(v)) for h, v in kept.get("lost", {}).items()}
 
     # -- asking ---------------------------------------------------------------------------------------
-    def request(self, target, panel, buttons, seats=None, address=None):
+    def request(self, target: Target, panel: Target, buttons: Sequence[object], seats: int | None = None,
+                address: str | None = None) -> Claim:
         """Open a claim on `target`, confirmed by holding one of `buttons` (drawn at random, none that another
         open claim on the panel holds) on `panel`. Raises ClaimRefused when the box has too many open."""
         with self._lock:
@@ -88,7 +103,7 @@ class Claims:
             self._asked.setdefault(address, deque()).append(now)
             return claim
 
-    def _prune(self, now):
+    def _prune(self, now: float) -> None:
         for claim_id in [i for i, c in self._claims.items() if c.deadline + KEPT < now]:
             del self._claims[claim_id]
         for address in list(self._asked):
@@ -98,7 +113,7 @@ class Claims:
             if not times:
                 del self._asked[address]
 
-    def cancel(self, claim_id):
+    def cancel(self, claim_id: str) -> bool:
         """The phone gave up asking: its button is free again."""
         with self._lock:
             claim = self._claims.get(claim_id)
@@ -107,7 +122,7 @@ class Claims:
                 return True
             return False
 
-    def status(self, claim_id):
+    def status(self, claim_id: str) -> tuple[Claim, str] | tuple[None, None]:
         """(the Claim, 'pending' | 'confirmed' | 'expired'), or (None, None) for an unknown claim."""
         with self._lock:
             self._prune(self._clock())
@@ -118,19 +133,19 @@ class Claims:
                 return claim, "confirmed"
             return claim, ("pending" if claim.deadline >= self._clock() else "expired")
 
-    def waiting(self, panel=None):
+    def waiting(self, panel: Target | None = None) -> list[Claim]:
         """The open claims (on `panel`, when given), oldest first: the OLED names whom they concern."""
         with self._lock:
             now = self._clock()
             return sorted((c for c in self._claims.values() if c.token is None and c.deadline >= now
                            and panel in (None, c.panel)), key=lambda c: c.deadline)
 
-    def awaits(self, panel, button):
+    def awaits(self, panel: Target, button: object) -> Claim | None:
         """The open claim that holding `button` on `panel` would confirm, or None."""
         return next((c for c in self.waiting(panel) if c.button == button), None)
 
     # -- confirming -------------------------------------------------------------------------------------
-    def confirm(self, claim):
+    def confirm(self, claim: Claim) -> Target | None:
         """The claim's button was held: its phone gets the target. The token is written down before it is
         handed out (a StateFileError from the store means nothing changed). Returns the target."""
         with self._lock:
@@ -148,14 +163,14 @@ class Claims:
             claim.token, claim.deadline = token, self._clock()
             return claim.target
 
-    def new_table(self, seats):
+    def new_table(self, seats: int) -> None:
         """A game of `seats` seats starts: seat tokens of another seat count are void (the host's stays)."""
         with self._lock:
             holdings = {h: v for h, v in self._holdings.items() if v[0] == ("host",) or v[1] == seats}
             if holdings != self._holdings:
                 self._save(holdings, self._lost)
 
-    def _save(self, holdings, lost):
+    def _save(self, holdings: dict[str, tuple[Target, int | None]], lost: dict[str, Target]) -> None:
         data = self._store.read()
         data["phones"] = {"holding": {h: {"target": list(t), "seats": s} for h, (t, s) in holdings.items()},
                           "lost": {h: list(t) for h, t in lost.items()}}
@@ -163,21 +178,21 @@ class Claims:
         self._holdings, self._lost = holdings, lost
 
     # -- who holds what ---------------------------------------------------------------------------------
-    def seat_of(self, token, seats):
+    def seat_of(self, token: str | None, seats: int) -> int | None:
         """The seat `token` holds at a table of `seats` seats, or None."""
         held = self._holdings.get(digest(token)) if token else None
-        if held and held[0][0] == "seat" and held[1] == seats:
+        if held and held[0][0] == "seat" and len(held[0]) == 2 and held[1] == seats:
             return held[0][1]
         return None
 
-    def is_host(self, token):
+    def is_host(self, token: str | None) -> bool:
         held = self._holdings.get(digest(token)) if token else None
         return bool(held and held[0] == ("host",))
 
-    def lost(self, token):
+    def lost(self, token: str | None) -> Target | None:
         """What `token` held before another phone took it over (("seat", n) or ("host",)), or None."""
         return self._lost.get(digest(token)) if token else None
 
-    def holds(self, target, seats=None):
+    def holds(self, target: Target, seats: int | None = None) -> bool:
         """True when a phone holds `target` (a seat at a table of `seats` seats)."""
         return any(t == target and (target == ("host",) or s == seats) for t, s in self._holdings.values())

@@ -15,7 +15,14 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TextIO, TypeAlias, cast
+
+from .rules.protocol import JSON, Action
+
+# A game as the journal keeps it: (id, table line, lines, ended, when it started: ISO time or None).
+KeptGame: TypeAlias = tuple[int, dict[str, JSON], list[Action], bool, str | None]
 
 FORMAT = 2
 # SQLite's page cache, per connection (its default is 2 MB): the start's check reads every page, so a journal of a
@@ -42,7 +49,7 @@ class StorageError(RuntimeError):
     """Something the box keeps on its disk cannot be read or written. `full` when the disk has no room left:
     the box refuses what it cannot write, and takes inputs again once there is room."""
 
-    def __init__(self, message, full=False):
+    def __init__(self, message: str, full: bool = False) -> None:
         super().__init__(message)
         self.full = full
 
@@ -51,12 +58,12 @@ class JournalError(StorageError):
     """The journal cannot be read or written."""
 
 
-def is_row_id(value):
+def is_row_id(value: object) -> bool:
     """Whether `value` may name a row: SQLite's integers are 64-bit, and a larger one would not even bind."""
     return type(value) is int and 0 <= value < 2 ** 63
 
 
-def _full(error):
+def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
 
@@ -65,7 +72,7 @@ class Journal:
     the directory: what was acknowledged survives the loss or damage of every other file beside it. A damaged
     main file is refused by name, never started over."""
 
-    def __init__(self, path=":memory:"):
+    def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
@@ -104,7 +111,7 @@ class Journal:
                                "and leave room on the disk", full=e.full) from None
 
     @staticmethod
-    def _usable_directory(directory):
+    def _usable_directory(directory: Path) -> None:
         fix = "make it (and the directories above it) usable by the user the box runs as, or pass another --data"
         try:
             if directory.exists() and not directory.is_dir():
@@ -120,14 +127,14 @@ class Journal:
             raise JournalError(f"the data directory {directory} is not writable by this user: {fix}")
 
     @staticmethod
-    def _not_emptied(path):
+    def _not_emptied(path: Path) -> None:
         """SQLite takes an empty file for an empty journal: a journal cut to nothing would start at version 0
         as though no game had ever been played. The box makes the file itself, and never empty."""
         if path.exists() and path.stat().st_size == 0:
             raise JournalError(f"the journal {path} is empty: it was damaged; move it aside to start afresh "
                                "(it is left untouched)")
 
-    def _give_up(self):
+    def _give_up(self) -> None:
         try:
             self._db.close()
         except (AttributeError, sqlite3.Error):
@@ -135,7 +142,7 @@ class Journal:
         if self._lockfile:
             self._lockfile.close()
 
-    def _take_lock(self):
+    def _take_lock(self) -> TextIO | None:
         """Two boxes on one journal would interleave two games: the second is refused."""
         if self.path == ":memory:":
             return None
@@ -151,12 +158,13 @@ class Journal:
             raise JournalError(f"another box is using the journal {self.path}: stop it first") from None
         return lockfile
 
-    def close(self):
+    def close(self) -> None:
         self._db.close()
         if self._lockfile:
             self._lockfile.close()
 
-    def _write(self, rows, held=(), started=None, seed=None):
+    def _write(self, rows: Sequence[tuple[int, str, JSON]], held: tuple[int, JSON] | tuple[()] = (),
+               started: tuple[int, str] | None = None, seed: tuple[int, str] | None = None) -> int:
         """One transaction: `rows` (game, kind, body) appended, a game's held pick set or cleared (`held`:
         (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
@@ -178,7 +186,7 @@ class Journal:
                                          (game, json.dumps(body, ensure_ascii=False)))
                 self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held
                                                                                              else 0,))
-                version = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+                version = int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
                 self._db.execute("COMMIT")
             except sqlite3.Error as e:
                 if self._db.in_transaction:
@@ -186,50 +194,52 @@ class Journal:
                 raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
             return version
 
-    def start_game(self, table_line, lines=(), end=None, at=None, seed=None):
+    def start_game(self, table_line: dict[str, JSON], lines: Sequence[Action] = (), end: int | None = None,
+                   at: str | None = None, seed: bytes | None = None) -> tuple[int, int]:
         """Journal a new game with its first chance lines and its chance seed (bytes; it never leaves the box
         before the game ends), ending game `end` in the same breath; returns (game id, version)."""
         with self._lock:
-            game = self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0]
-        ended = [(end, "end", {})] if end is not None else []
-        return game, self._write(ended + [(game, "table", table_line)] + [(game, "line", x) for x in lines],
+            game = int(self._db.execute("SELECT COALESCE(MAX(game), 0) + 1 FROM entries").fetchone()[0])
+        ended: list[tuple[int, str, JSON]] = [(end, "end", {})] if end is not None else []
+        return game, self._write([*ended, (game, "table", table_line), *((game, "line", x) for x in lines)],
                                  held=(end, None) if end is not None else (),
-                                 started=(game, at) if at else None, seed=seed and (game, seed.hex()))
+                                 started=(game, at) if at else None, seed=(game, seed.hex()) if seed else None)
 
-    def append(self, game, lines, revealed=False):
+    def append(self, game: int, lines: Sequence[Action], revealed: bool = False) -> int:
         """Journal applied lines of one input together; returns the new version. `revealed`: they begin with the
         game's held pick, which is no longer held. Another seat's line during the reveal delay leaves it held."""
         return self._write([(game, "line", line) for line in lines], held=(game, None) if revealed else ())
 
-    def end_game(self, game):
+    def end_game(self, game: int) -> int:
         return self._write([(game, "end", {})], held=(game, None))
 
-    def hold(self, game, line):
+    def hold(self, game: int, line: Action | None) -> int:
         """Keep the held pick of `game` (None: there is none any more), durably, before it is acknowledged;
         returns the new version."""
         return self._write([], held=(game, line))
 
-    def held(self, game):
+    def held(self, game: int) -> Action | None:
         with self._lock:
             row = self._db.execute("SELECT body FROM held WHERE game = ?", (game,)).fetchone()
         try:
-            return json.loads(row[0]) if row else None
+            return cast(Action, json.loads(row[0])) if row else None
         except ValueError as e:
             raise JournalError(f"the journal {self.path} holds a damaged held pick ({e})") from None
 
     @property
-    def version(self):
+    def version(self) -> int:
         """Moves on with every write (a held pick too) and never back, across restarts."""
         with self._lock:
-            return self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+            return int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
 
-    def last_game(self):
+    def last_game(self) -> tuple[int, dict[str, JSON], list[Action], bool] | None:
         """(game id, table line, lines, ended) of the newest game, or None."""
         with self._lock:
             row = self._db.execute("SELECT MAX(game) FROM entries").fetchone()
-        return None if row[0] is None else self.game(row[0])[:4]
+        found = None if row[0] is None else self.game(row[0])
+        return None if found is None else found[:4]
 
-    def game(self, game):
+    def game(self, game: object) -> KeptGame | None:
         """(game id, table line, lines, ended, started: ISO time or None) of game `game`, or None."""
         if not is_row_id(game):
             return None
@@ -246,9 +256,10 @@ class Journal:
         if parsed[0][0] != "table":
             raise JournalError(f"the journal {self.path} has game {game} without its table line")
         lines = [body for kind, body in parsed[1:] if kind == "line"]
-        return game, parsed[0][1], lines, any(kind == "end" for kind, _ in parsed), started and started[0]
+        return (cast(int, game), parsed[0][1], lines, any(kind == "end" for kind, _ in parsed),
+                started[0] if started else None)
 
-    def seed(self, game):
+    def seed(self, game: int) -> bytes | None:
         """The chance seed of `game` (bytes), or None (a game whose draws commit to nothing)."""
         with self._lock:
             row = self._db.execute("SELECT seed FROM seeds WHERE game = ?", (game,)).fetchone()
@@ -257,7 +268,7 @@ class Journal:
         except ValueError:
             raise JournalError(f"the journal {self.path} holds a damaged seed for game {game}") from None
 
-    def backup(self, target, leave_out=()):
+    def backup(self, target: str | Path, leave_out: Iterable[int] = ()) -> None:
         """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
         `leave_out` (a game in play: its secret picks and seed stay on the box), and marked as a backup."""
         with self._lock:
@@ -277,8 +288,8 @@ class Journal:
                 raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
                                    full=_full(e)) from None
 
-    def games(self, newest=50):
+    def games(self, newest: int = 50) -> list[int]:
         """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""
         with self._lock:
-            return [row[0] for row in self._db.execute(
+            return [int(row[0]) for row in self._db.execute(
                 "SELECT DISTINCT game FROM entries ORDER BY game DESC LIMIT ?", (newest,))]

@@ -7,23 +7,26 @@ The rules are pure, so a state is its lines replayed: the record keeps the curre
 CHECKPOINT lines, and finds any other (an undo's, an export's) by replaying at most CHECKPOINT - 1 lines from
 the checkpoint before it. Its memory grows with the lines, not with a copy of the state per line.
 """
+from collections.abc import Callable
+from typing import Any, cast
+
 from .games import game
 from .rules import CHANCE, TERMINAL, Rejected
-from .rules.protocol import refuse
+from .rules.protocol import JSON, Action, View, Viewer, refuse
 from .rules import picks as secret
 
 FORMAT = 1
-UNDO = {"host": "undo"}
+UNDO: Action = {"host": "undo"}
 CHECKPOINT = 32  # lines between the states the record keeps
 
 
-def header(game, seats, options=None):
+def header(game: JSON, seats: JSON, options: JSON = None) -> dict[str, JSON]:
     if options is not None and not isinstance(options, dict):
         raise refuse("options_object")
     return {"arbitro": FORMAT, "game": game, "seats": seats, "options": dict(options or {})}
 
 
-def check_header(line):
+def check_header(line: JSON) -> tuple[JSON, JSON, JSON]:
     if not isinstance(line, dict):
         raise refuse("table_line")
     unknown = sorted(set(line) - {"arbitro", "game", "seats", "options", "chance"})
@@ -39,31 +42,32 @@ def check_header(line):
 
 
 class GameRecord:
-    def __init__(self, table_line):
+    def __init__(self, table_line: JSON) -> None:
         name, seats, options = check_header(table_line)
+        line = cast(dict[str, JSON], table_line)  # check_header refused anything but an object
         self.game = game(name)
         self.rules = self.game.rules
         self._state = self.rules.setup(seats, options)
         self._checkpoints = [self._state]  # [k]: the state after the first k * CHECKPOINT applied lines
         self.header = header(name, seats, options)
-        if "chance" in table_line:  # the draws' commitment (and, once revealed, their seed): docs/chance.md
-            self.header["chance"] = dict(table_line["chance"])
+        if "chance" in line:  # the draws' commitment (and, once revealed, their seed): docs/chance.md
+            self.header["chance"] = dict(cast(dict[str, JSON], line["chance"]))
         self.draws = 0  # fresh chance outcomes drawn so far: the next draw's index (an undo never moves it back)
-        self.lines = []  # every applied line, undo lines included: the log
-        self.applied = []  # the lines in effect, in order
-        self._undo_points = []  # len(applied) before each seat or host action still in effect
-        self._redraws = []  # chance lines an undo took back, to be drawn again in order: undo never re-rolls
+        self.lines: list[Action] = []  # every applied line, undo lines included: the log
+        self.applied: list[Action] = []  # the lines in effect, in order
+        self._undo_points: list[int] = []  # len(applied) before each seat or host action still in effect
+        self._redraws: list[Action] = []  # chance lines an undo took back, to be drawn again in order
 
     @property
-    def state(self):
+    def state(self) -> Any:  # the game's own state: only its rules look into it
         return self._state
 
     @property
-    def states_kept(self):
+    def states_kept(self) -> int:
         """How many states the record holds (the checkpoints and the current one)."""
         return len(self._checkpoints) + 1
 
-    def state_after(self, count):
+    def state_after(self, count: int) -> Any:
         """The state after the first `count` applied lines, replayed from the checkpoint before it."""
         if count == len(self.applied):
             return self._state
@@ -72,7 +76,7 @@ class GameRecord:
             state = self.rules.apply(state, line)
         return state
 
-    def steps(self):
+    def steps(self) -> list[tuple[Any, Action]]:
         """(the state before, the line) for every line in effect, replayed from the start: for an export."""
         state, found = self._checkpoints[0], []
         for line in self.applied:
@@ -81,18 +85,18 @@ class GameRecord:
         return found
 
     @property
-    def can_undo(self):
+    def can_undo(self) -> bool:
         return bool(self._undo_points)
 
     @property
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.rules.current_actors(self.state) == TERMINAL
 
     @property
-    def needs_chance(self):
+    def needs_chance(self) -> bool:
         return self.rules.current_actors(self.state) == CHANCE
 
-    def check(self, line):
+    def check(self, line: JSON) -> Any:
         """The state `line` would lead to; raises Rejected and changes nothing."""
         if line == UNDO:
             if not self._undo_points:
@@ -106,9 +110,10 @@ class GameRecord:
             raise refuse("chance_due")
         return self.rules.apply(self.state, line)
 
-    def apply(self, line):
+    def apply(self, line: JSON) -> Any:
         """Check and apply `line`; raises Rejected and changes nothing when it breaks a rule."""
         new_state = self.check(line)
+        assert isinstance(line, dict)  # the rules took it: a log line is an object
         if line == UNDO:
             cut = self._undo_points.pop()
             self._redraws[:0] = [old for old in self.applied[cut:] if "chance" in old]
@@ -128,7 +133,7 @@ class GameRecord:
         self._state = new_state
         return new_state
 
-    def draw_due(self, fresh):
+    def draw_due(self, fresh: Callable[[], Action]) -> list[Action]:
         """Apply every chance outcome the game needs now: those an undo took back first (undo never re-rolls),
         then `fresh()` ones. Returns the lines applied. The table and `arbitro replay` both draw through it."""
         lines = []
@@ -140,12 +145,12 @@ class GameRecord:
             lines.append(action)
         return lines
 
-    def next_chance(self):
+    def next_chance(self) -> Action | None:
         """The chance outcome an undo took back, if it is still possible now: the same actions after an undo
         draw the same outcomes. None when a fresh draw is due."""
         return self._redraws[0] if self._due_redraw() else None
 
-    def _due_redraw(self):
+    def _due_redraw(self) -> bool:
         """Drop the taken-back outcomes that cannot come now (the game went another way); True when one is
         due. It depends only on the lines applied, so a journal read back after a power cut agrees."""
         while self._redraws:
@@ -156,7 +161,7 @@ class GameRecord:
                 self._redraws.pop(0)
         return False
 
-    def export_lines(self):
+    def export_lines(self) -> list[Action]:
         """The log to export: every line once the game is over; during a game, only what every player may
         already know (undone lines are left out: they may hold a secret)."""
         if self.is_over:
@@ -164,7 +169,7 @@ class GameRecord:
         public = self.game.public_lines or secret.public_lines
         return [self.header] + public(self.steps())
 
-    def view(self, viewer):
+    def view(self, viewer: Viewer) -> View:
         shown = self.rules.view(self.state, viewer)
         if "chance" in self.header:
             shown["chance"] = self.header["chance"]

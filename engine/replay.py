@@ -1,34 +1,37 @@
 """Replaying a game log (docs/log-format.md): line by line, stopping at the first line that breaks a rule."""
 import json
 import random
+from collections.abc import Iterator
+from typing import cast
 
 from .chance import Committed, Unverifiable, draw
 from .record import GameRecord
 from .rules import Rejected
+from .rules.protocol import Action
 
 
 class LogError(ValueError):
-    def __init__(self, line_number, message):
+    def __init__(self, line_number: int, message: str) -> None:
         super().__init__(f"line {line_number}: {message}")
         self.line_number = line_number
 
 
-def _parse(number, text):
+def _parse(number: int, text: str) -> Action:
     try:
         line = json.loads(text)
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         raise LogError(number, f"not valid JSON ({e.msg})") from None
     if not isinstance(line, dict):
         raise LogError(number, "each line must be a JSON object")
-    return line
+    return cast(Action, line)
 
 
-def _broken(number, error):
+def _broken(number: int, error: Rejected) -> LogError:
     """A line that breaks a rule: its message, and the ruling it breaks (for the person checking a log)."""
     return LogError(number, f"{error} ({error.rule})" if error.rule else str(error))
 
 
-def _read(text):
+def _read(text: str) -> Iterator[tuple[int, Action]]:
     """The log's lines that are not blank, each parsed when reached: (line number, object), the table first."""
     rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
     if not rows:
@@ -36,25 +39,25 @@ def _read(text):
     return ((number, _parse(number, line)) for number, line in rows)
 
 
-def _started(number, table_line):
+def _started(number: int, table_line: Action) -> GameRecord:
     try:
         return GameRecord(table_line)
     except Rejected as e:
         raise _broken(number, e) from None
 
 
-def _apply(record, number, line):
+def _apply(record: GameRecord, number: int, line: Action) -> None:
     try:
         record.apply(line)
     except Rejected as e:
         raise _broken(number, e) from None
 
 
-def _draw_chance(record, number, rng):
+def _draw_chance(record: GameRecord, number: int, rng: random.Random | None) -> None:
     """Draw the chance outcomes the game needs before line `number`: those an undo took back first (undo
     never re-rolls), then from the seed's generator: the game's draws are then no longer the ones it committed to,
     and its view says they cannot be checked."""
-    def fresh():
+    def fresh() -> Action:
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
             raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
@@ -63,7 +66,7 @@ def _draw_chance(record, number, rng):
     record.draw_due(fresh)
 
 
-def replay(text, seed=None):
+def replay(text: str, seed: int | None = None) -> GameRecord:
     """The GameRecord a log leads to. Raises LogError naming the line that is malformed or breaks a rule."""
     rng = random.Random(seed) if seed is not None else None
     lines = _read(text)
@@ -82,19 +85,20 @@ class Unchecked(ValueError):
     """A log whose draws cannot be checked, or do not check: the message says which line and why."""
 
 
-def verify(text):
+def verify(text: str) -> int:
     """Check every draw of a finished game's log against its revealed seed: the seed matches the commitment
     of the log's first line, and each chance line is the outcome the seed gives at its index (or the outcome an
     undo took back, drawn again). Returns the number of draws checked; raises Unchecked or LogError."""
     lines = _read(text)
     number, table_line = next(lines)
-    chance = table_line.get("chance") if isinstance(table_line.get("chance"), dict) else {}
+    found = table_line.get("chance")
+    chance = found if isinstance(found, dict) else {}
     if "commitment" not in chance:
         raise Unchecked("line 1: not verifiable: these draws came from a source that commits to nothing")
     if "seed" not in chance:
         raise Unchecked("line 1: the seed is not revealed yet: it is, once the game is over")
     try:
-        seed = bytes.fromhex(chance["seed"])
+        seed = bytes.fromhex(cast(str, chance["seed"]))
     except (TypeError, ValueError):
         raise Unchecked("line 1: the seed is not hexadecimal") from None
     dice = Committed(seed, table_line)  # what the table drew from

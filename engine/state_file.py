@@ -5,8 +5,10 @@ import errno
 import json
 import os
 from pathlib import Path
+from typing import cast
 
 from .journal import StorageError
+from .rules.protocol import JSON
 
 
 class StateFileError(StorageError):
@@ -14,10 +16,10 @@ class StateFileError(StorageError):
 
 
 class StateFile:
-    def __init__(self, path):
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
 
-    def read(self):
+    def read(self) -> dict[str, JSON]:
         """What the file holds ({} when there is no file yet). A damaged file is refused, never overwritten."""
         try:
             raw = self.path.read_bytes()
@@ -34,7 +36,7 @@ class StateFile:
             raise StateFileError(f"{self.path} is damaged (not a JSON object): move it aside and start again")
         return found
 
-    def write(self, data):
+    def write(self, data: dict[str, JSON]) -> None:
         """Replace the file with `data`; raises StateFileError (and leaves the old file whole) when it cannot."""
         temporary = self.path.with_name(self.path.name + ".new")
         try:
@@ -60,11 +62,11 @@ class StateFile:
 class MemoryState:
     """The same interface kept in memory, for a box without a data directory (tests, the doctor)."""
 
-    def __init__(self, data=None):
+    def __init__(self, data: dict[str, JSON] | None = None) -> None:
         self.data = data or {}
 
-    def read(self):
-        return json.loads(json.dumps(self.data))
+    def read(self) -> dict[str, JSON]:
+        return cast(dict[str, JSON], json.loads(json.dumps(self.data)))
 
-    def write(self, data):
+    def write(self, data: dict[str, JSON]) -> None:
         self.data = json.loads(json.dumps(data))

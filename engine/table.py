@@ -5,29 +5,42 @@ the commitment is public from the start, the seed is revealed at the end); every
 before the input is acknowledged; subscribers hear of each new version. One lock
 serialises every input, so button threads and web threads never race.
 """
+from __future__ import annotations  # the type checker's names (Rules) are imported for it alone
+
 import json
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
+from pathlib import Path
+from random import Random
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from .chance import Committed, Unverifiable, new_seed
+from .chance import Committed, Dice, Unverifiable, new_seed
 from .journal import Journal, JournalError
 from .record import UNDO, GameRecord, header
 from .rules import TERMINAL, Rejected
-from .rules.protocol import refuse
+from .rules.protocol import JSON, Action, Actors, Prompt, View, Viewer, refuse
 from .rules import picks as secret
 from .timers import later
 
 log = logging.getLogger(__name__)
+
+Schedule = Callable[[float, Callable[[], object]], Callable[[], None]]  # (delay, callback) -> cancel
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from .games import Rules
 
 
 RETRY = 2.0  # seconds between tries to write a held pick's reveal the journal refused
 
 
 class Table:
-    def __init__(self, journal=None, *, random=None, seeds=new_seed, reveal_delay=0.0, schedule=later,
-                 now=lambda: datetime.now(timezone.utc)):
+    def __init__(self, journal: Journal | None = None, *, random: Random | None = None,
+                 seeds: Callable[[], bytes] = new_seed, reveal_delay: float = 0.0, schedule: Schedule = later,
+                 now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
         """Each game's draws come from a seed of `seeds()` (32 bytes), committed to at its start; given a plain
         `random` source instead (loaded dice in mock mode, tests), they commit to nothing and say so.
         `schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
@@ -41,34 +54,38 @@ class Table:
         self.reveal_delay = reveal_delay
         self._schedule = schedule
         self._now = now
-        self._finished = {}  # game id -> its history entry: a game no longer in play never changes
-        self._subscribers = []
-        self._pending = None  # (action, cancel) of a held round-completing pick
-        self.fault = None  # "full" or "failing" while the journal refuses writes: nothing is acknowledged
+        self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
+        self._subscribers: list[Callable[[int], object]] = []
+        self._pending: tuple[Action, Callable[[], None]] | None = None  # (action, cancel) of a held pick
+        self.fault: str | None = None  # "full" or "failing" while the journal refuses writes
+        self._game_id: int | None
+        self._record: GameRecord | None
+        self._dice: Dice | None
         self._game_id, self._record, self._dice = self._load()
         self.version = self._journal.version
         with self._lock:
             self._resume_held()
 
-    def _load(self):
+    def _load(self) -> tuple[int, GameRecord, Dice] | tuple[None, None, None]:
         last = self._journal.last_game()
         if last is None or last[3]:
             return None, None, None
         game_id, table_line, lines, _ = last
         return game_id, self._replayed(game_id, table_line, lines), self._dice_of(game_id, table_line)
 
-    def _dice_of(self, game_id, table_line):
+    def _dice_of(self, game_id: int, table_line: dict[str, JSON]) -> Dice:
         """Where game `game_id` draws from: its seed, checked against the commitment it published."""
         seed = self._journal.seed(game_id)
         if seed is None:
             return Unverifiable(self._random or secrets.SystemRandom())
         dice = Committed(seed, table_line)
-        if dice.commitment != table_line.get("chance", {}).get("commitment"):
+        chance = table_line.get("chance")
+        if not isinstance(chance, dict) or dice.commitment != chance.get("commitment"):
             raise JournalError(f"the journal {self._journal.path}, game {game_id}: its seed does not match the "
                                "commitment it published")
         return dice
 
-    def _replayed(self, game_id, table_line, lines):
+    def _replayed(self, game_id: int, table_line: dict[str, JSON], lines: list[Action]) -> GameRecord:
         """Game `game_id` rebuilt from its journaled lines; a line the rules refuse (its table line included)
         is a damaged journal, said by name."""
         n = 1
@@ -80,40 +97,43 @@ class Table:
             raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
         return record
 
-    def history(self):
+    def history(self) -> list[dict[str, JSON]]:
         """The games the journal keeps, newest first: id, game, seats, when it started, and how it stands —
         in play, over (with its result) or ended by the host before its end."""
         with self._lock:
             return [self._history_entry(game_id) for game_id in self._journal.games()]
 
-    def games_kept(self):
+    def games_kept(self) -> list[int]:
         """The ids of every game the journal keeps, newest first."""
         with self._lock:
             return self._journal.games(newest=-1)
 
-    def backup(self, target):
+    def backup(self, target: str | Path) -> None:
         """Write a backup of every game no longer in play to the file `target` (engine/backup.py): the game in
         play, with its secrets and its seed, stays on the box until it is over."""
         with self._lock:
             playing = self._record is not None and not self._record.is_over
-            self._journal.backup(target, leave_out=[self._game_id] if playing else [])
+            self._journal.backup(target, leave_out=[self._game_id] if playing and self._game_id else [])
 
-    def _history_entry(self, game_id):
+    def _history_entry(self, game_id: int) -> dict[str, JSON]:
         if game_id in self._finished:
             return self._finished[game_id]
-        _, table_line, lines, ended, started = self._journal.game(game_id)
-        record = self._record if game_id == self._game_id else self._replayed(game_id, table_line, lines)
-        entry = {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
+        found = self._journal.game(game_id)
+        assert found is not None  # an id the journal listed
+        _, table_line, lines, ended, started = found
+        record = self._record if self._record and game_id == self._game_id else self._replayed(
+            game_id, table_line, lines)
+        entry: dict[str, JSON] = {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
                  "playing": game_id == self._game_id, "over": record.is_over, "ended": ended and not record.is_over,
-                 "result": record.rules.result(record.state)}
+                 "result": cast(JSON, record.rules.result(record.state))}
         if not entry["playing"]:
             self._finished[game_id] = entry
         return entry
 
-    def _resume_held(self):
+    def _resume_held(self) -> None:
         """A pick held for the reveal delay when the power went: it is held again, never lost."""
-        held = self._journal.held(self._game_id) if self._record else None
-        if held is None:
+        held = self._journal.held(self._game_id) if self._record and self._game_id else None
+        if held is None or self._record is None:
             return
         try:
             self._record.check(held)
@@ -124,43 +144,43 @@ class Table:
 
     # -- what the table shows -------------------------------------------------------------------------
     @property
-    def game(self):
-        return self._record.header["game"] if self._record else None
+    def game(self) -> str | None:
+        return cast(str, self._record.header["game"]) if self._record else None
 
     @property
-    def game_id(self):
+    def game_id(self) -> int | None:
         """The journal's number of the current game: phones' seat tokens are good for this game only."""
         return self._game_id if self._record else None
 
-    def _state(self):
-        state = self._record.state
+    def _state(self) -> Any:
+        state = self._require_game().state
         return secret.hold(state, self._pending[0]) if self._pending else state
 
     @property
-    def state(self):
+    def state(self) -> Any:
         """The game's whole state as the table holds it (a held pick locked in), every secret included: for the
         engine's own tools and tests. What people see is drawn from view() alone."""
         with self._lock:
             return self._state() if self._record else None
 
     @property
-    def rules(self):
+    def rules(self) -> Rules[Any] | None:
         """The current game's rules module (None without a game)."""
         return self._record.rules if self._record else None
 
-    def actors(self):
+    def actors(self) -> Actors:
         """Who may act now: the seats, CHANCE or TERMINAL (the table draws chance at once, so seats or the end)."""
         with self._lock:
             return self._record.rules.current_actors(self._state()) if self._record else TERMINAL
 
     @property
-    def seats(self):
-        return self._record.header["seats"] if self._record else 0
+    def seats(self) -> int:
+        return cast(int, self._record.header["seats"]) if self._record else 0
 
-    def view(self, viewer="public"):
+    def view(self, viewer: Viewer = "public") -> View:
         """The view of `viewer`; a seat's view carries its prompt (what it may do now)."""
         with self._lock:
-            if self._record is None:
+            if self._record is None or self._dice is None:
                 return {"game": None, "over": False, "result": None, "version": self.version}
             state = self._state()
             shown = self._record.rules.view(state, viewer)
@@ -170,12 +190,12 @@ class Table:
                 shown["prompt"] = prompt.as_data() if prompt else None
             return {**shown, "version": self.version}
 
-    def prompt(self, seat):
+    def prompt(self, seat: int) -> Prompt | None:
         """What `seat` may do now (a Prompt), or None."""
         with self._lock:
             return self._record.rules.prompt(self._state(), seat) if self._record else None
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat: int | str) -> list[Action]:
         """The actions `seat` may take now."""
         with self._lock:
             if self._record is None:
@@ -183,39 +203,40 @@ class Table:
             return self._record.rules.legal_actions(self._state(), seat)
 
     @property
-    def can_undo(self):
+    def can_undo(self) -> bool:
         with self._lock:
             return bool(self._pending or (self._record and self._record.can_undo))
 
-    def export(self, game_id=None):
+    def export(self, game_id: object = None) -> str:
         """A game as a JSON Lines game log (the current one, or `game_id` from the history): the whole log once
         it is over; before (in play, or ended by the host mid-game), only what every player may already know."""
         with self._lock:
             if game_id is None or game_id == self._game_id:
                 record = self._record
             else:
-                found = self._journal.game(game_id) if type(game_id) is int else None
-                record = found and self._replayed(game_id, found[1], found[2])
+                found = self._journal.game(game_id)
+                record = found and self._replayed(found[0], found[1], found[2])
             if record is None:
                 raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
             lines = record.export_lines()
-            if "commitment" in lines[0].get("chance", {}) and (record.is_over or record is not self._record):
+            chance = lines[0].get("chance")
+            if isinstance(chance, dict) and "commitment" in chance and (record.is_over or record is not self._record):
                 # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
-                seed = self._journal.seed(self._game_id if record is self._record else game_id)
-                lines[0] = {**lines[0], "chance": {**lines[0]["chance"], "seed": seed.hex()}}
+                seed = self._journal.seed(cast(int, self._game_id if record is self._record else game_id))
+                lines[0] = {**lines[0], "chance": {**chance, "seed": seed.hex() if seed else None}}
             return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
-    def subscribe(self, callback):
+    def subscribe(self, callback: Callable[[int], object]) -> Callable[[], None]:
         """callback(version) after every change, called under the table's lock: keep it short."""
         with self._lock:
             self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback)
 
-    def _changed(self, version):
+    def _changed(self, version: int) -> None:
         self.version = max(self.version, version)
         self._notify()
 
-    def _notify(self):
+    def _notify(self) -> None:
         for callback in list(self._subscribers):
             try:
                 callback(self.version)
@@ -223,7 +244,7 @@ class Table:
                 log.exception("a table subscriber failed")
 
     # -- inputs -----------------------------------------------------------------------------------------
-    def new_game(self, game, seats, options=None):
+    def new_game(self, game: JSON, seats: JSON, options: JSON = None) -> None:
         """Start a game, ending the one in play: both in one journal write, or neither."""
         with self._lock:
             table_line = header(game, seats, options)
@@ -239,16 +260,15 @@ class Table:
             self._game_id, self._record, self._dice = game_id, record, dice
             self._changed(version)
 
-    def end_game(self):
+    def end_game(self) -> None:
         with self._lock:
-            if self._record is None:
-                raise refuse("no_game")
-            version = self._journaled(lambda: self._journal.end_game(self._game_id))
+            game_id = self._require_id()
+            version = self._journaled(lambda: self._journal.end_game(game_id))
             self._drop_pending()
             self._game_id = self._record = self._dice = None
             self._changed(version)
 
-    def _journaled(self, write):
+    def _journaled(self, write: Callable[[], T]) -> T:
         """write() to the journal. When it fails the table says so (`fault`, its subscribers told) and the
         error goes up: nothing that was not written is acknowledged. The next write that works clears it."""
         try:
@@ -266,42 +286,42 @@ class Table:
             self._notify()
         return done
 
-    def act(self, action):
+    def act(self, action: JSON) -> Literal["applied", "held", "undone"]:
         """Apply a named action (a game-log line); returns 'applied' or 'held' (round complete, waiting
         out the reveal delay). Raises Rejected and changes nothing when the rules refuse it."""
         with self._lock:
-            record = self._require_game()
+            record, game_id = self._require_game(), self._require_id()
             if not isinstance(action, dict):
                 raise refuse("not_an_object")
             if action == UNDO:
                 return self.undo()
             if self._pending and action.get("seat") == self._pending[0].get("seat"):
                 record.check(action)  # the held seat changes its pick
-                version = self._journaled(lambda: self._journal.hold(self._game_id, action))
+                version = self._journaled(lambda: self._journal.hold(game_id, action))
                 self._pending = (action, self._pending[1])
                 self._changed(version)
                 return "held"
             if not self._pending and self.reveal_delay > 0 and secret.completes_round(record.state, action):
                 record.check(action)
-                version = self._journaled(lambda: self._journal.hold(self._game_id, action))  # acknowledged is
+                version = self._journaled(lambda: self._journal.hold(game_id, action))  # acknowledged is
                 self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))  # journaled
                 self._changed(version)
                 return "held"
             self._commit(action)
             return "applied"
 
-    def undo(self):
+    def undo(self) -> Literal["undone"]:
         with self._lock:
-            self._require_game()
+            game_id = self._require_id()
             if self._pending:  # the held pick is the last thing done
-                version = self._journaled(lambda: self._journal.hold(self._game_id, None))
+                version = self._journaled(lambda: self._journal.hold(game_id, None))
                 self._drop_pending()
                 self._changed(version)
                 return "undone"
             self._commit(UNDO)
             return "undone"
 
-    def _reveal_held(self):
+    def _reveal_held(self) -> None:
         """The reveal delay is over: the held pick is applied. If the journal refuses it, the pick stays held
         (live and in the journal alike) and the reveal is tried again every RETRY seconds."""
         with self._lock:
@@ -312,22 +332,29 @@ class Table:
             except JournalError:
                 self._pending = (self._pending[0], self._schedule(RETRY, self._reveal_held))
 
-    def _drop_pending(self):
+    def _drop_pending(self) -> None:
         if self._pending:
             self._pending[1]()
             self._pending = None
 
-    def _require_game(self):
+    def _require_game(self) -> GameRecord:
         if self._record is None:
             raise refuse("no_game")
         return self._record
 
-    def _commit(self, line, revealing=False):
-        record = self._record
+    def _require_id(self) -> int:
+        """The journal's number of the game in play (refused without one)."""
+        if self._record is None or self._game_id is None:
+            raise refuse("no_game")
+        return self._game_id
+
+    def _commit(self, line: Action, revealing: bool = False) -> None:
+        record, dice, game_id = self._require_game(), self._dice, self._require_id()
+        assert dice is not None  # it comes with the record
         record.apply(line)
-        lines = [line] + self._sample_chance(record, self._dice)
+        lines = [line] + self._sample_chance(record, dice)
         try:
-            version = self._journaled(lambda: self._journal.append(self._game_id, lines, revealed=revealing))
+            version = self._journaled(lambda: self._journal.append(game_id, lines, revealed=revealing))
         except Exception:
             # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
             self._game_id, self._record, self._dice = self._load()
@@ -337,11 +364,11 @@ class Table:
         self._changed(version)
 
     @staticmethod
-    def _sample_chance(record, dice):
+    def _sample_chance(record: GameRecord, dice: Dice) -> list[Action]:
         """Draw every chance outcome now due, from the game's dice."""
         return record.draw_due(lambda: dice.draw(record.rules, record.state, record.draws))
 
-    def close(self):
+    def close(self) -> None:
         with self._lock:
             self._drop_pending()
             self._journal.close()

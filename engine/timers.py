@@ -1,8 +1,9 @@
 """The real clock's way of running something later; tests inject their own."""
 import threading
+from collections.abc import Callable
 
 
-def later(delay, callback):
+def later(delay: float, callback: Callable[[], object]) -> Callable[[], None]:
     """Run callback after `delay` seconds on a daemon thread; returns a function that cancels it."""
     timer = threading.Timer(delay, callback)
     timer.daemon = True

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @functools.cache
-def version():
+def version() -> str:
     """"0.1.0", or "0.1.0+9f04076" (the checkout's `git describe`) when run from a git checkout."""
     from importlib.metadata import PackageNotFoundError, version as package_version  # slow to load: when asked
 
@@ -29,6 +29,6 @@ def version():
     return found
 
 
-def about():
+def about() -> dict[str, object]:
     """The version and the journal format, as data."""
     return {"version": version(), "journal_format": FORMAT}

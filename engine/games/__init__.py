@@ -16,34 +16,63 @@ import pkgutil
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar, cast
 
-from ..rules.protocol import refuse
+from ..rules.options import Option
+from ..rules.protocol import JSON, Action, Actors, Outcomes, Prompt, Result, View, Viewer, refuse
 
 ENGINE = Path(__file__).parent.parent
 LOCALE = ENGINE / "locale"
 
 
-class Rules(Protocol):
-    """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words."""
-    NAME: str
-    TITLE: str
-    SEATS: tuple
-    OPTIONS: tuple
-
-    def setup(self, seats: int, options: dict) -> Any: ...
-    def current_actors(self, state) -> Any: ...
-    def chance_outcomes(self, state) -> list: ...
-    def legal_actions(self, state, actor) -> list: ...
-    def apply(self, state, action: dict) -> Any: ...
-    def prompt(self, state, seat: int) -> Any: ...
-    def view(self, state, viewer) -> dict: ...
-    def result(self, state) -> Any: ...
+S = TypeVar("S")  # a game's state: its own immutable data, opaque to everything but its rules
 
 
-# The names the contract asks for (typing finds them only from Python 3.12 on: `__protocol_attrs__`).
-CONTRACT = (*Rules.__annotations__, *(n for n, v in vars(Rules).items() if callable(v) and not n.startswith("_")))
+class Rules(Protocol[S]):
+    """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words. A game's rules module
+    is checked against it by the type checker (`make types`), from the game's descriptor."""
+    @property
+    def NAME(self) -> str: ...  # noqa: N802 (the module's constants, read-only here)
+    @property
+    def TITLE(self) -> str: ...  # noqa: N802
+    @property
+    def SEATS(self) -> tuple[int, int]: ...  # noqa: N802
+    @property
+    def OPTIONS(self) -> tuple[Option, ...]: ...  # noqa: N802
+
+    def setup(self, seats: JSON, options: JSON) -> S: ...
+    def current_actors(self, state: S) -> Actors: ...
+    def chance_outcomes(self, state: S) -> Outcomes: ...
+    def legal_actions(self, state: S, actor: int | str) -> list[Action]: ...
+    def apply(self, state: S, action: JSON) -> S: ...
+    def prompt(self, state: S, seat: int) -> Prompt | None: ...
+    def view(self, state: S, viewer: Viewer) -> View: ...
+    def result(self, state: S) -> Result | None: ...
+
+
+# The names the contract asks for, checked when a game's rules are first imported (the type checker checks the
+# rest): typing lists a protocol's members only from Python 3.12 on (`__protocol_attrs__`).
+CONTRACT = ("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors", "chance_outcomes", "legal_actions",
+            "apply", "prompt", "view", "result")
+
+
+class Declaration(Protocol):
+    """What the box's menu and the host page show of a game before one is chosen (its `*_options` module)."""
+    @property
+    def NAME(self) -> str: ...  # noqa: N802
+    @property
+    def TITLE(self) -> str: ...  # noqa: N802
+    @property
+    def SEATS(self) -> tuple[int, int]: ...  # noqa: N802
+    @property
+    def OPTIONS(self) -> tuple[Option, ...]: ...  # noqa: N802
+    @property
+    def PAD_LABELS(self) -> tuple[str, ...]: ...  # noqa: N802
+
+
+PublicLines = Callable[[Sequence[tuple[Any, Action]]], list[Action]]  # (state before, line) -> lines kept
+SecretDraw = Callable[[Any], tuple[int, ...]]  # a state -> the seats its due chance outcome is a secret of
 
 
 @dataclass(frozen=True)
@@ -71,76 +100,74 @@ class Game:
       `secret_draw(state)` (the seats a chance outcome due now is a secret of); `secret_options` (table options
       under which chance deals secrets), `open_information` (nothing is ever secret).
     """
-    declaration: ModuleType
+    declaration: Declaration
     rules_module: str
     oled: str
     order: int = 100  # where the box's menu lists it, lowest first
     phone: Phone = field(default_factory=Phone)
     rules_pages: Path | None = None
     locale: Path = LOCALE
-    capabilities: tuple = ()
-    secret_options: dict | None = None
+    capabilities: tuple[str, ...] = ()
+    secret_options: dict[str, JSON] | None = None
     open_information: bool = False
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.declaration.NAME
 
     @property
-    def title(self):
+    def title(self) -> str:
         return self.declaration.TITLE
 
     @property
-    def seats(self):
+    def seats(self) -> tuple[int, int]:
         return self.declaration.SEATS
 
     @property
-    def options(self):
+    def options(self) -> tuple[Option, ...]:
         return self.declaration.OPTIONS
 
     @property
-    def pad_labels(self):
+    def pad_labels(self) -> tuple[str, ...]:
         return self.declaration.PAD_LABELS
 
     @cached_property
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[Any]:  # the engine holds a game's states without looking into them
         """Its rules, imported the first time they are asked for; refused when they break the contract."""
         rules = importlib.import_module(self.rules_module)
         missing = [name for name in CONTRACT if not hasattr(rules, name)]
         if missing:
             raise TypeError(f"{rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
-        return rules
+        return cast(Rules[Any], rules)
 
     @property
-    def public_lines(self):
-        return self._capability("public_lines")
+    def public_lines(self) -> PublicLines | None:
+        found = getattr(self.rules, "public_lines") if "public_lines" in self.capabilities else None
+        return cast(PublicLines | None, found)
 
     @property
-    def secret_draw(self):
-        return self._capability("secret_draw")
-
-    def _capability(self, name):
-        return getattr(self.rules, name) if name in self.capabilities else None
+    def secret_draw(self) -> SecretDraw | None:
+        found = getattr(self.rules, "secret_draw") if "secret_draw" in self.capabilities else None
+        return cast(SecretDraw | None, found)
 
 
 PAGES = ENGINE.parent / "web_companion" / "rules"
 
 
-def ours(declaration, **parts):
+def ours(declaration: Declaration, *, data: str | None = None, **parts: Any) -> Game:
     """A game of this repository: its parts where the layout puts them, named after it."""
     name = declaration.NAME
     return Game(declaration, f"engine.rules.{name}", oled=f"device.games.{name}", rules_pages=PAGES,
-                phone=Phone(script=f"games/{name}.js", style=f"games/{name}.css", data=parts.pop("data", None)),
-                **parts)
+                phone=Phone(script=f"games/{name}.js", style=f"games/{name}.css", data=data), **parts)
 
 
-GAMES = {}  # log name -> Game, in the order the box's menu lists them
+GAMES: dict[str, Game] = {}  # log name -> Game, in the order the box's menu lists them
 
 
 DECLARED = ("NAME", "TITLE", "SEATS", "OPTIONS", "PAD_LABELS")  # what a descriptor's declaration holds
 
 
-def register(game):
+def register(game: Game) -> Game:
     """Add `game` (a Game) to the registry, in its menu place. Its declaration must hold every name of DECLARED
     and its rules module must exist; the rules themselves are checked against the contract when first imported."""
     missing = [name for name in DECLARED if not hasattr(game.declaration, name)]
@@ -154,16 +181,15 @@ def register(game):
     return game
 
 
-def unregister(name):
+def unregister(name: str) -> None:
     GAMES.pop(name, None)
 
 
-def game(name):
+def game(name: JSON) -> Game:
     """The registered game called `name`; refused by name when there is none."""
-    try:
-        return GAMES[name]
-    except (KeyError, TypeError):
-        raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES))) from None
+    if not isinstance(name, str) or name not in GAMES:
+        raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES)))
+    return GAMES[name]
 
 
 for _module in pkgutil.iter_modules(__path__):
