@@ -165,3 +165,29 @@ def test_replaying_a_log_with_any_line_gives_a_game_or_names_the_line(name):
             assert f"line {broken.line_number}:" in str(broken)
 
     total()
+
+
+def hostile_options(rules):
+    """Options near the game's own (each one's default, one made anything at all), and anything at all."""
+    names = [option.name for option in rules.OPTIONS] or ["x"]
+    return JSON | st.tuples(st.sampled_from(names), JSON, st.sampled_from(names), JSON).map(
+        lambda p: {p[0]: p[1], p[2]: [p[3]]})
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_setup_with_any_seat_count_and_options_gives_a_state_or_a_named_refusal(name):
+    """A new game's settings come from the host's phone: `setup(seats, options)` is total too."""
+    rules = rules_of(name)
+
+    @settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 400)), deadline=None,
+              suppress_health_check=list(HealthCheck), database=None)
+    @given(st.integers(*rules.SEATS) | JSON, hostile_options(rules))
+    def total(seats, options):
+        try:
+            state = rules.setup(seats, options)
+        except Rejected as refused:
+            assert all(render(language, refused.message) for language in LANGUAGES)
+            return
+        rules.current_actors(state)
+
+    total()

@@ -72,7 +72,7 @@ class Declaration(Protocol):
 
 
 PublicLines = Callable[[Sequence[tuple[Any, Action]]], list[Action]]  # (state before, line) -> lines kept
-SecretDraw = Callable[[Any], tuple[int, ...]]  # a state -> the seats its due chance outcome is a secret of
+SecretDraw = Callable[[Any], tuple[int, ...] | None]  # a state -> the seats its due outcome is a secret of
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ learns what the table tells it (a ticket shown, a card played in the help round,
 keeps the rest. Help-round cards and the Pol.Fer. round are secret picks; a control card's value and a
 give-back are secret decisions, seen by the controller and that traveller only until the end.
 """
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, cast
 
 from . import biglietti_options as declared
 from . import picks as secret
@@ -26,6 +27,7 @@ from .protocol import (
     shown_seat,
     words_of,
 )
+from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
 from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
@@ -75,8 +77,8 @@ def _pile_size(seats):
     return TABLE[seats][-1] // 2
 
 
-def setup(seats, options=None):
-    check_seats(seats, *SEATS)
+def setup(seats: JSON, options: JSON = None) -> State:
+    seats = check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     controller = opts["controller"]
     return State(seats=seats, options=opts, controller=controller,
@@ -273,17 +275,17 @@ def _over(state, winner):
 
 
 # -- the contract ---------------------------------------------------------------------------------------
-def current_actors(state):
+def current_actors(state: State) -> Actors:
     if state.step == OVER:
         return TERMINAL
     if state.picks is not None:
         return state.picks.seats
     if state.step in (TICKET, DISCARD):
-        return (state.checked,)
+        return (cast(int, state.checked),)  # a ticket or a discard is asked of the seat being checked
     return (state.controller,)
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     return []  # the control cards stay physical: the controller tells their values
 
 
@@ -309,7 +311,7 @@ def _choose_actions(state, seat):
     return [{"seat": seat, "choose": {"eliminate": card}} for card in CARDS if card in played]
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if not is_seat(actor, state.seats) or state.step == OVER:
         return []
     if state.picks is not None:
@@ -326,7 +328,7 @@ def _pad(seat, key, buttons):
     return tuple(b and Choice(b[0], line(b[1])) for b in buttons)
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     """Fixed pads (the same whatever anyone holds) for every answer a traveller gives and for the controller's
     secret values and its elimination; a cursor for the choice of a traveller to check (up to 11)."""
     if state.step == OVER or not is_seat(seat, state.seats) or seat not in current_actors(state):
@@ -342,11 +344,12 @@ def prompt(state, seat):
     key = STEP_KEY[state.step]
     choices = tuple(Choice(_label(key, a["choose"][key]), a) for a in actions)
     values = [(_label(key, v), v) for v in VALUES]
-    buttons = {TICKET: [(BIGLIETTO, True)] + [None] * 5 + [(NO, False), (YES, True)],
-               VALUE: values + [None] * 3, DISCARD: values + [None, (NO, None), None],
-               ELIMINATE: cards}.get(state.step)
+    layouts: dict[str, list] = {TICKET: [(BIGLIETTO, True)] + [None] * 5 + [(NO, False), (YES, True)],
+                                VALUE: values + [None] * 3, DISCARD: values + [None, (NO, None), None],
+                                ELIMINATE: cards}
+    layout = layouts.get(state.step)
     return Prompt(CHOOSE, "choose_" + key, choices, secret=state.step in (VALUE, DISCARD),
-                  pad=buttons and _pad(seat, key, buttons))
+                  pad=_pad(seat, key, layout) if layout else None)
 
 
 def _label(key, value):
@@ -363,16 +366,17 @@ def _label(key, value):
 STEP_KEY = {CHECK: "check", TICKET: "ticket", VALUE: "value", DISCARD: "discard", ELIMINATE: "eliminate"}
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     kind = line_kind(action, "Biglietti")
-    seat = action["seat"]
+    line = cast(Action, action)  # line_kind refused anything but an object
+    seat = line["seat"]
     if state.step == OVER:
         raise shared("game_over")
     if not is_seat(seat, state.seats):
         raise shared("no_seat", player=shown_seat(seat))
     if kind == "pick":
-        return _apply_pick(state, seat, action["pick"])
-    return _apply_choice(state, seat, action["choose"])
+        return _apply_pick(state, seat, line["pick"])
+    return _apply_choice(state, seat, line["choose"])
 
 
 def _waiting_for(state):
@@ -381,7 +385,7 @@ def _waiting_for(state):
         return word("waiting_help", "refusal")
     if state.step == POLFER_ROUND:
         return word("waiting_polfer", "refusal")
-    return word("waiting_step", "refusal", player=current_actors(state)[0] + 1, what=_step_word(state))
+    return word("waiting_step", "refusal", player=shown_seat(current_actors(state)[0]), what=_step_word(state))
 
 
 def _step_word(state):
@@ -455,10 +459,10 @@ def _checked_seat(state, value):
 
 
 
-def result(state):
+def result(state: State) -> Result | None:
     if state.step != OVER:
         return None
-    winners = state.winner["winners"]
+    winners = cast(dict, state.winner)["winners"]  # set when the game is over
     # No one is marked a loser: the game has winners and everyone else (the log format's `[]`).
     return {"winners": list(winners), "losers": [], "draw": False}
 
@@ -469,7 +473,7 @@ def _holder_shown(state):
     return w is not None and (w["how"] == "polfer" or w.get("holder_left_out", False))
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """What `viewer` may see. Control points and values: the controller sees every traveller's, a traveller its
     own; everyone sees them once the game is over. Unrevealed picks: only their own seat's."""
     check_viewer(viewer, state.seats)
@@ -496,7 +500,7 @@ def view(state, viewer=PUBLIC):
     return shown
 
 
-def public_lines(steps):
+def public_lines(steps: Sequence[tuple[State, Action]]) -> list[Action]:
     """A log exported during a game: help-round cards once revealed; never a control card's value, a
     give-back or the Pol.Fer. round (only the controller and that traveller, or the holder, may know them)."""
     def hidden(before, line):

@@ -5,8 +5,9 @@ chases, places, risks and punctures. A seat is a team. What happens on the board
 entered field by field (start terrain, spaces, then what the board shows: draft, weather, damaged spaces …)
 and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 """
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from . import leader1_options as declared
 from .leader1_die import (
@@ -39,6 +40,7 @@ from .protocol import (
     shown_seat,
     words_of,
 )
+from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
 from .protocol import refuse as shared
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
@@ -139,8 +141,8 @@ class State(NamedTuple):
     belly: tuple = ()  # riders in the belly when the peloton phase began: only they may be dropped (p. 3 §3)
 
 
-def setup(seats, options=None):
-    check_seats(seats, *SEATS)
+def setup(seats: JSON, options: JSON = None) -> State:
+    seats = check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     if opts["stages"] > 1 and opts["race"] != "tappe":
         raise refuse("stages_race")
@@ -315,7 +317,7 @@ def _race_order(state):
 
 # -- chance -------------------------------------------------------------------------------------------------------
 @last_answer
-def current_actors(state):
+def current_actors(state: State) -> Actors:
     if state.phase == OVER:
         return TERMINAL
     if state.due is not None:
@@ -327,7 +329,7 @@ def current_actors(state):
     return state.queue[:1]
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     if state.due is None:
         return []
     if state.due[0] == "d12":
@@ -336,7 +338,7 @@ def chance_outcomes(state):
     return [({"chance": "supply", "outcome": v}, deck.count(v) / len(deck)) for v in sorted(set(deck))]
 
 
-def secret_draw(state):
+def secret_draw(state: State) -> tuple[int, ...] | None:
     """The seats that may see the chance outcome due now, when it is a secret (a supply tile the box holds for
     a team); None when everyone sees it."""
     if state.due is not None and state.due[0] == "supply":
@@ -808,7 +810,7 @@ def _tiles_for(seat, kinds):
     return tuple({"seat": seat, "choose": {"supply": [kind, v]}} for kind in kinds for v in TILE_VALUES)
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if actor == CHANCE:
         return [a for a, _ in chance_outcomes(state)]
     return list(_lines(state, actor))
@@ -817,7 +819,7 @@ def legal_actions(state, actor):
 CHOOSE_KEYS = frozenset({"seat", "choose"})
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     if not isinstance(action, dict):
         raise shared("not_an_object")
     if state.phase == OVER:
@@ -833,7 +835,7 @@ def apply(state, action):
         raise refuse("no_team", team=shown_seat(seat))
     if action not in _lines(state, seat):
         return _unlisted(state, seat, choose)
-    (key, value), = choose.items()
+    (key, value), = cast(Action, choose).items()  # a listed line: one key and its value
     return _advance(_apply_choice(state, seat, key, value))
 
 
@@ -854,7 +856,7 @@ def _unlisted(state, seat, choose):
 
 def _waiting_for(state):
     teams = current_actors(state)
-    return word("waiting_for", "refusal", teams=", ".join(str(s + 1) for s in teams), n=len(teams))
+    return word("waiting_for", "refusal", teams=", ".join(str(shown_seat(s)) for s in teams), n=len(teams))
 
 
 def _refusal(state, seat, key, value):
@@ -953,7 +955,7 @@ FORM_GROUPS = ("weather", "blocked", "climb", "climb_spaces", "road")
 MOVE_KEYS = ("blocked", "climb", "climb_spaces", "road")  # on the pad's buttons 3, 4, 5, 6
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     """Every input is an open choice driven by the pad's cursor; the supply tiles a team holds are its own
     (the prompt shows them to that team only)."""
     lines = _lines(state, seat)
@@ -994,7 +996,7 @@ def _word(value):
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def result(state):
+def result(state: State) -> Result | None:
     if state.phase != OVER:
         return None
     if state.opts["stages"] == 1:
@@ -1029,7 +1031,7 @@ def _form_view(state, form):
     return shown
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     check_viewer(viewer, state.seats)
     face = None if state.roll is None else {"index": state.roll, "value": state.die[state.roll][0],
                                             "colour": state.die[state.roll][1]}
@@ -1049,7 +1051,7 @@ def view(state, viewer=PUBLIC):
     }
 
 
-def public_lines(steps):
+def public_lines(steps: Sequence[tuple[State, Action]]) -> list[Action]:
     """During a race, a supply tile the box holds stays its team's secret until used: the draw that dealt it
     is left out of the log a phone downloads."""
     if not steps:

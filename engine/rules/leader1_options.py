@@ -1,22 +1,24 @@
 """Leader 1 as the box's menu and the host page show it before a game is chosen: its name, seats and options
 (with their checks; its pads follow the prompt: nothing printed on them). The rules (leader1.py) read them from
 here."""
+from typing import cast
+
 from .leader1_die import COLOURS, DEFAULT_DIE, TYPES, VALUES, check_die
 from .options import CHOICE, INTEGER, LIST, Option, a_seat, how_many_of, number, one_of, rows, some_of
-from .protocol import refusals
+from .protocol import JSON, refusals
 
 NAME = "leader1"
 TITLE = "Leader 1"
 refuse = refusals(NAME)
 SEATS = (2, 4)
-PAD_LABELS = ()
+PAD_LABELS: tuple[str, ...] = ()
 
-DEFAULT_TILES = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # R-3: per colour (green, yellow, red)
+DEFAULT_TILES: list[JSON] = [[2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]] * 3  # R-3: per colour (green, yellow, red)
 TILE_VALUES = (2, 3, 4, 5)  # the values a supply tile may have
 MAX_CHASES = 6  # chase tokens a team holds at most
 
 
-def _check_riders(value, seats):
+def _check_riders(value: list[JSON], seats: int) -> list[JSON]:
     if len(value) != seats:
         raise refuse("riders_per_team", seats=seats, n=len(value))
     for n, team in enumerate(value, start=1):
@@ -26,13 +28,13 @@ def _check_riders(value, seats):
     return value
 
 
-def _check_order(value, seats):
-    if sorted(value) != list(range(seats)) or any(isinstance(s, bool) for s in value):
+def _check_order(value: list[JSON], seats: int) -> list[JSON]:
+    if any(type(s) is not int for s in value) or sorted(cast(list[int], value)) != list(range(seats)):
         raise refuse("order", last=seats - 1, value=value)
     return value
 
 
-def _check_tiles(value, seats):
+def _check_tiles(value: list[JSON], seats: int) -> list[JSON]:
     if len(value) != 3:
         raise refuse("three_decks")
     for deck in value:
@@ -41,14 +43,14 @@ def _check_tiles(value, seats):
     return value
 
 
-def _check_stage_energy(value, seats):
+def _check_stage_energy(value: list[JSON], seats: int) -> list[JSON]:
     if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 500 for v in value):
         raise refuse("stage_energy_values", value=value)
     return value
 
 
 OPTIONS = (
-    Option("die", LIST, [list(face) for face in DEFAULT_DIE], check=check_die,
+    Option("die", LIST, [[*face] for face in DEFAULT_DIE], check=check_die,
            shape=rows(one_of(VALUES), one_of(COLOURS), count=12)),
     Option("energy", INTEGER, 60, low=1, high=500),
     Option("chases", INTEGER, 6, low=0, high=MAX_CHASES),

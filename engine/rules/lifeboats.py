@@ -4,7 +4,7 @@ Seats sit clockwise in seat order: clockwise is seat + 1, counter-clockwise seat
 the seat that owns them, the black boat last. Every vote is a secret pick; every open decision (a lane, a
 pawn's seat, the Captain's choice, a tie-break, which pawn leaves, a swim) is a "choose" line of one seat.
 """
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from . import lifeboats_options as declared
 from . import picks as secret
@@ -25,6 +25,7 @@ from .protocol import (
     shown_seat,
     words_of,
 )
+from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
 from .protocol import refuse as shared
 from .protocol import PICK as PICK_PROMPT
 
@@ -91,8 +92,8 @@ class State(NamedTuple):
     history: tuple  # what happened, as events (dicts, never changed once made)
 
 
-def setup(seats, options=None):
-    check_seats(seats, *SEATS)
+def setup(seats: JSON, options: JSON = None) -> State:
+    seats = check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     pawns = seats * (OFFICERS + sailors(seats))
     if pawns > (seats + 1) * opts["boat_seats"]:
@@ -227,7 +228,7 @@ def count(chosen, weight):
     makes its wearer Captain even when it is the only voter (R-5); two or more hats do not count; hats from
     every voter of two or more mean the vote is taken again."""
     hats = [s for s, c in chosen.items() if c == HAT]
-    tally = {}
+    tally: dict = {}
     for seat, colour in chosen.items():
         if colour != HAT:
             tally[colour] = tally.get(colour, 0) + weight[seat]
@@ -355,7 +356,8 @@ def _next_swim_out(state):
             return evolve(state, decision=Decision(SWIM_FROM, seat, outs))
         state = evolve(state, swim_at=state.swim_at + 1)
         if outs:
-            state = _swim_out(state, seat, *outs[0], auto=True)
+            boat, kind = outs[0]
+            state = _swim_out(state, seat, boat, kind, auto=True)
     return _next_swim_in(state)
 
 
@@ -392,15 +394,16 @@ def _swim_in(state, boat, auto=False):
 
 
 # -- the contract ---------------------------------------------------------------------------------------
-def current_actors(state):
+def current_actors(state: State) -> Actors:
     if state.phase == OVER:
         return TERMINAL
     if state.picks is not None:
         return state.picks.seats
+    assert state.decision is not None  # a game under way waits for a vote or a decision
     return (state.decision.seat,)
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     return []  # Lifeboats has no randomness
 
 
@@ -425,7 +428,7 @@ def _choose_actions(state, seat):
     return [{"seat": seat, "choose": {d.what: option}} for option in d.options]  # captain, tie, remove
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if not is_seat(actor, state.seats) or state.phase == OVER:
         return []
     if state.picks is not None:
@@ -438,7 +441,7 @@ def legal_actions(state, actor):
 VOTE_TITLES = {LEAK: "vote_leak", SPECIAL: "vote_special", MOVE: "vote_move"}
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     """A vote is a secret pick on the fixed pad (1–7 the colours, 8 the hat); every other decision is an open
     choice, labelled with words the presentation translates (colours, kinds, lanes)."""
     if state.phase == OVER:
@@ -449,10 +452,11 @@ def prompt(state, seat):
         pad = tuple(Choice(p, {"seat": seat, "pick": p}) for p in PAD)
         allowed = _vote_picks(state, seat)
         mine = state.picks.pick_of(seat)
+        assert state.vote is not None  # a vote's picks are open
         return Prompt(PICK_PROMPT, VOTE_TITLES[state.vote.kind], tuple(c for c in pad if c.action["pick"] in allowed),
                       secret=True, pad=pad, current=None if mine is None else {"seat": seat, "pick": mine})
     actions = _choose_actions(state, seat)
-    if not actions:
+    if not actions or state.decision is None:
         return None
     return Prompt(CHOOSE, "choose_" + state.decision.what, tuple(map(_choice, actions)))
 
@@ -469,16 +473,17 @@ DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", 
                  TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     kind = line_kind(action, "Lifeboats")
-    seat = action["seat"]
+    line = cast(Action, action)  # line_kind refused anything but an object
+    seat = line["seat"]
     if state.phase == OVER:
         raise shared("game_over")
     if not is_seat(seat, state.seats):
         raise shared("no_seat", player=shown_seat(seat))
     if kind == "pick":
-        return _apply_vote(state, seat, action["pick"])
-    return _apply_choice(state, seat, action["choose"])
+        return _apply_vote(state, seat, line["pick"])
+    return _apply_choice(state, seat, line["choose"])
 
 
 def _apply_vote(state, seat, pick):
@@ -586,7 +591,7 @@ def _choose_swim_to(state, colour):
     return _next_swim_in(_swim_in(state, boat))
 
 
-def result(state):
+def result(state: State) -> Result | None:
     """None until over. Highest score wins; ties: the tied player whose boat reached an island first, else
     the one seated closest clockwise to the owner of the first player boat to arrive (R-6: the black boat
     has no owner); if no player boat arrived the tied players share the win (a draw when everyone does)."""
@@ -617,7 +622,7 @@ def _decision_view(state):
     return {"what": d.what, "seat": d.seat, "options": [c["choose"] for c in _choose_actions(state, d.seat)]}
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """What `viewer` may see: everything but the votes not yet revealed (each seat sees its own)."""
     check_viewer(viewer, state.seats)
     shown = {

@@ -1,7 +1,7 @@
 """Rette sich wer kann as the box's menu and the host page show it before a game is chosen: its name, seats,
 options (with their checks) and the words printed on its pads. The rules (lifeboats.py) read them from here."""
 from .options import INTEGER, LIST, SEAT, Option, number, one_of, rows
-from .protocol import refusals, words_of
+from .protocol import JSON, refusals, words_of
 
 NAME = "lifeboats"
 TITLE = "Rette sich wer kann"
@@ -15,8 +15,8 @@ PAD_LABELS = PLAYER_COLOURS + (BLACK, HAT)  # pad buttons 1–8, printed as the 
 LANES = 7
 
 
-def _check_colours(value, seats):
-    if len(value) != seats or len(set(value)) != seats or not all(c in PLAYER_COLOURS for c in value):
+def _check_colours(value: list[JSON], seats: int) -> list[JSON]:
+    if len(value) != seats or not all(c in PLAYER_COLOURS for c in value) or len(set(value)) != seats:
         raise refuse("colours", seats=seats, colours=", ".join(PLAYER_COLOURS))
     short = [c for c in value if c not in FIVE_SAILORS]
     if seats <= 4 and short:
@@ -24,19 +24,19 @@ def _check_colours(value, seats):
     return value
 
 
-def _check_lanes(value, seats):
+def _check_lanes(value: list[JSON], seats: int) -> list[JSON]:
     if len(value) != LANES or not all(_is_count(i) for i in value):
         raise refuse("lanes", lanes=LANES)
     return value
 
 
-def _check_islands(value, seats):
+def _check_islands(value: list[JSON], seats: int) -> list[JSON]:
     if not value or not all(isinstance(p, list) and len(p) == 2 and all(map(_is_count, p)) for p in value):
         raise refuse("islands")
     return value
 
 
-def _is_count(value):
+def _is_count(value: JSON) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
 
 

@@ -4,7 +4,7 @@ An option is a choice among values, a whole number in a range, a seat, or a list
 default may depend on the number of seats. Every refusal names the option."""
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeAlias, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 from .protocol import JSON, Rejected, is_seat, refuse
 
@@ -104,9 +104,9 @@ def _shown(value: JSON) -> JSON:
     return value + 1 if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
-def resolve(schema: tuple[Option, ...], seats: int, given: JSON) -> dict[str, JSON]:
+def resolve(schema: tuple[Option, ...], seats: int, given: JSON) -> dict[str, Any]:
     """The options of a table of `seats`: `given` checked, the rest at their defaults. An unknown option is
-    an error, not ignored."""
+    an error, not ignored. Each value is of its option's kind, checked: a game reads it as that kind."""
     if not isinstance(given, dict):
         raise refuse("options_object")
     names = {option.name for option in schema}

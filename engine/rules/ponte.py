@@ -1,4 +1,5 @@
 """Il ponte traballante — rules as in docs/rulings/ponte.md (rulings R-1 … R-12)."""
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
@@ -9,6 +10,7 @@ from .options import resolve
 from .ponte_options import CARD_NAMES, CARDS, GREEN, RED
 from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
                        evolve, is_seat, last_answer, refusals, refuse as shared, shown_seat)
+from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse = refusals(NAME)
@@ -66,8 +68,8 @@ def _deals(seats):
     return tuple(sorted(set(permutations(specials_deck(seats)))))
 
 
-def setup(seats, options=None):
-    check_seats(seats, *SEATS)
+def setup(seats: JSON, options: JSON = None) -> State:
+    seats = check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     normals = (1, 1, 1, 1, 1, 0, 0, 0)
     table = opts["deal"] == "table"
@@ -83,15 +85,16 @@ def _start_match(state):
                    history=state.history + (Match(number),))
 
 
-def current_actors(state):
+def current_actors(state: State) -> Actors:
     if state.phase in (DEAL, EVENT):
         return CHANCE
     if state.phase == OVER:
         return TERMINAL
+    assert state.picks is not None  # every other phase is a round of picks
     return state.picks.seats
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     """[(action, probability)] for the chance node the game is at; [] elsewhere."""
     if state.phase == DEAL:
         deals = _deals(state.seats)
@@ -102,7 +105,7 @@ def chance_outcomes(state):
     return []
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if actor == CHANCE:
         return [a for a, _ in chance_outcomes(state)]
     if state.picks is None or actor not in state.picks.seats:
@@ -118,7 +121,7 @@ PICK_ACTIONS = tuple(tuple({"seat": seat, "pick": card} for card in CARDS) for s
 PROMPT_TITLES = {PICK: "pick_card", SPUNTO_PICK: "pick_replacement"}
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     """A secret pick of a card: the pad's button n is always the n-th card; the choices are the cards the
     seat may pick (its own hand and revealed cards only, R-12)."""
     if state.picks is None or seat not in state.picks.seats:
@@ -180,7 +183,7 @@ PICK_KEYS, CHANCE_KEYS = frozenset({"seat", "pick"}), frozenset({"chance", "outc
 ACTION_KEYS = (PICK_KEYS, CHANCE_KEYS)
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     if not isinstance(action, dict):
         raise shared("not_an_object")
     if len(action) == 2 and "pick" in action and "seat" in action:  # the hot path
@@ -377,7 +380,7 @@ def _event(state, card):
     deck[EVENT_INDEX[card]] -= 1
     discard = state.discard + (card,)
     if "vento_da_est" in discard and "vento_da_ovest" in discard:  # R-8: reshuffle at once
-        deck, discard = EVENT_DECK, ()
+        deck, discard = [*EVENT_DECK], ()
     if card == "vento_da_est":  # the seat(s) closest to the East bank move West 3
         moves = _wind(state.positions, max(state.positions), -3)
     elif card == "vento_da_ovest":  # the seat(s) closest to the West bank move East 3
@@ -394,7 +397,7 @@ def _event(state, card):
     return _start_match(state)
 
 
-def result(state):
+def result(state: State) -> Result | None:
     """None until over; R-11: ties share the result, all on one space is a draw."""
     if state.phase != OVER:
         return None
@@ -412,7 +415,7 @@ def _match_view(match):
             "event": match.event}
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """What `viewer` (a seat, PUBLIC or HOST) may see. Unrevealed picks appear only in their own seat's
     view."""
     check_viewer(viewer, state.seats)
@@ -435,7 +438,7 @@ def view(state, viewer=PUBLIC):
     return shown
 
 
-def public_lines(steps):
+def public_lines(steps: Sequence[tuple[State, Action]]) -> list[Action]:
     """A log exported during a game: revealed picks only, and no box deal (each seat's special is secret
     until it is played)."""
     return secret.public_lines(steps, hidden=lambda before, line: line.get("chance") == "deal")

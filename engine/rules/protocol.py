@@ -25,10 +25,15 @@ Its optional capabilities (``public_lines``, ``secret_draw``, open information, 
 States and actions are plain data; actions have the shape of a game-log line (see docs/log-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.
 """
+from __future__ import annotations  # TypeIs is the type checker's alone (typing has it from 3.13)
+
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Literal, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 CHANCE = "chance"
 TERMINAL = "terminal"
@@ -135,7 +140,7 @@ class Prompt:
     secret: bool = False
     pad: tuple[Choice | None, ...] | None = None
     current: Action | None = None  # the seat's locked-in pick, if any
-    keys: tuple[str, ...] = ()  # a cursor prompt's groups or choices (labels) the pad's spare buttons 3–6 reach
+    keys: tuple[str | None, ...] = ()  # a cursor prompt's groups or choices (labels) buttons 3–6 reach at once
 
     def as_data(self) -> dict[str, JSON]:
         return {"kind": self.kind, "title": self.title, "secret": self.secret,
@@ -167,7 +172,7 @@ def shown_seat(seat: object) -> int | str:
     return seat + 1 if type(seat) is int else repr(seat)
 
 
-def is_seat(value: object, seats: int) -> bool:
+def is_seat(value: object, seats: int) -> TypeIs[int]:
     return type(value) is int and 0 <= value < seats  # a bool is an int, never a seat
 
 

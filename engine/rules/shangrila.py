@@ -5,7 +5,7 @@ a master at most), the bridges, the Stones and every player's supply; it checks 
 and scores the end. Seats play clockwise (seat + 1) from the start seat.
 """
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from . import shangrila_options as declared
 from .options import resolve
@@ -24,6 +24,7 @@ from .protocol import (
     shown_seat,
     words_of,
 )
+from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
 from .protocol import refuse as shared
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
@@ -56,8 +57,8 @@ class State(NamedTuple):
     history: tuple  # public events, never changed once made
 
 
-def setup(seats, options=None):
-    check_seats(seats, *SEATS)
+def setup(seats: JSON, options: JSON = None) -> State:
+    seats = check_seats(seats, *SEATS)
     opts = resolve(OPTIONS, seats, options or {})
     three = seats == 3
     state = State(seats=seats, options=opts, phase=SETUP, to_act=opts["start"],
@@ -93,7 +94,7 @@ def links(state):
 
 @last_answer  # asked several times a turn; the bridges change only on a journey (an lru_cache would hash 23 pairs)
 def _links(bridges):
-    found = {}
+    found: dict[int, list[int]] = {}
     for a, b in bridges:
         found.setdefault(a, []).append(b)
         found.setdefault(b, []).append(a)
@@ -182,7 +183,7 @@ def _roles(v, spaces):
     its single recruit action, the student it lists) of each of its masters alone), whether one of its masters
     has its student)}). The actions are the shared ones of PLACE and RECRUIT."""
     empty = tuple([k for k, space in enumerate(spaces) if space == EMPTY])
-    said = {}
+    said: dict = {}
     for k, (master, student) in enumerate(spaces):
         if master is None:
             continue
@@ -369,21 +370,21 @@ def _journey(state, seat, a, b):
 
 
 # -- the contract ---------------------------------------------------------------------------------------
-def current_actors(state):
-    return TERMINAL if state.phase == OVER else (state.to_act,)
+def current_actors(state: State) -> Actors:
+    return TERMINAL if state.phase == OVER or state.to_act is None else (state.to_act,)
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     return []  # no dice, no cards: the board is open
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if state.phase == OVER or actor != state.to_act:
         return []
     return _actions(state, actor) or [{"seat": actor, "choose": {"pass": True}}]
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     """One open choice in two steps on a pad: the village, then what to do there (place a master, recruit one or
     two students — the first in this village —, a journey across one of its bridges)."""
     actions = legal_actions(state, seat)
@@ -411,7 +412,7 @@ LINE_KEYS = frozenset({"seat", "choose"})
 ACTION_KEYS = frozenset(map(frozenset, ({"place", "village"}, {"recruit"}, {"journey"}, {"pass"})))
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     if not isinstance(action, dict):
         raise shared("not_an_object")
     if action.keys() != LINE_KEYS:
@@ -422,8 +423,8 @@ def apply(state, action):
         raise shared("game_over")
     if not is_seat(seat, state.seats):
         raise shared("no_seat", player=shown_seat(seat))
-    if seat != state.to_act:
-        raise refuse("their_turn", player=state.to_act + 1)
+    if state.to_act is None or seat != state.to_act:
+        raise refuse("their_turn", player=shown_seat(state.to_act))
     if not isinstance(choose, dict) or frozenset(choose) not in ACTION_KEYS:
         raise refuse("action_shape")
     if "pass" in choose:
@@ -500,7 +501,7 @@ def _checked_journey(state, seat, ends):
     return _journey(state, seat, a, b)
 
 
-def result(state):
+def result(state: State) -> Result | None:
     """Most masters on the board; a tie goes to the tied player present in more villages; still tied, they
     share the win (a draw when everyone does)."""
     if state.phase != OVER:
@@ -513,7 +514,7 @@ def result(state):
     return {"winners": winners, "losers": [], "draw": len(winners) == state.seats}
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """Everything is open: every viewer sees the same board."""
     check_viewer(viewer, state.seats)
     journeys = [] if state.phase != PLAY else [

@@ -2,11 +2,14 @@
 from typing import NamedTuple
 
 from engine.rules import picks as secret
-from engine.rules.protocol import (CHANCE, PICK, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
-                                   evolve, is_seat, refusals)
+from engine.rules.options import Option, resolve
+from engine.rules.protocol import (CHANCE, JSON, PICK, PUBLIC, TERMINAL, Action, Actors, Choice, Outcomes, Prompt,
+                                   Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, refusals,
+                                   shown_seat)
 from engine.rules.protocol import refuse as shared
 
-NAME, TITLE, SEATS, OPTIONS = "moneta", "Moneta", (2, 3), ()
+NAME, TITLE, SEATS = "moneta", "Moneta", (2, 3)
+OPTIONS: tuple[Option, ...] = ()
 FACES = ("testa", "croce")
 PAD_LABELS = FACES + ("",) * 6
 refuse = refusals(NAME)
@@ -15,28 +18,29 @@ refuse = refusals(NAME)
 class State(NamedTuple):
     seats: int
     picks: secret.Picks | None
-    calls: tuple | None
+    calls: tuple[JSON, ...] | None
     coin: str | None
 
 
-def setup(seats, options):
-    check_seats(seats, *SEATS)
-    if options:
-        raise shared("option_unknown", option=sorted(options)[0])
-    return State(seats, secret.open_round(range(seats)), None, None)
+def setup(seats: JSON, options: JSON = None) -> State:
+    count = check_seats(seats, *SEATS)
+    resolve(OPTIONS, count, {} if options is None else options)  # it has none: any given is refused by name
+    return State(count, secret.open_round(range(count)), None, None)
 
 
-def current_actors(state):
+def current_actors(state: State) -> Actors:
     if state.coin is not None:
         return TERMINAL
-    return CHANCE if state.calls is not None else state.picks.seats
+    if state.picks is None:
+        return CHANCE
+    return state.picks.seats
 
 
-def chance_outcomes(state):
+def chance_outcomes(state: State) -> Outcomes:
     return [({"chance": "coin", "outcome": f}, 0.5) for f in FACES] if current_actors(state) == CHANCE else []
 
 
-def legal_actions(state, actor):
+def legal_actions(state: State, actor: int | str) -> list[Action]:
     if actor == CHANCE:
         return [a for a, _ in chance_outcomes(state)]
     if state.picks is None or actor not in state.picks.seats:
@@ -44,7 +48,7 @@ def legal_actions(state, actor):
     return [{"seat": actor, "pick": f} for f in FACES]
 
 
-def apply(state, action):
+def apply(state: State, action: JSON) -> State:
     if not isinstance(action, dict):
         raise shared("not_an_object")
     if "chance" in action:
@@ -53,7 +57,7 @@ def apply(state, action):
         return evolve(state, coin=action["outcome"])
     seat, face = action.get("seat"), action.get("pick")
     if set(action) != {"seat", "pick"} or not is_seat(seat, state.seats):
-        raise shared("no_seat", player=seat if not is_seat(seat, 99) else seat + 1)
+        raise shared("no_seat", player=shown_seat(seat))
     if state.picks is None:
         raise shared("no_pick_now", player=seat + 1)
     if face not in FACES:
@@ -64,26 +68,26 @@ def apply(state, action):
     return evolve(state, picks=picks)
 
 
-def prompt(state, seat):
+def prompt(state: State, seat: int) -> Prompt | None:
     if state.picks is None or seat not in state.picks.seats:
         return None
-    pad = tuple(Choice(f, {"seat": seat, "pick": f}) for f in FACES) + (None,) * 6
+    choices = tuple(Choice(f, {"seat": seat, "pick": f}) for f in FACES)
     mine = state.picks.pick_of(seat)
-    return Prompt(PICK, "call", pad[:2], secret=True, pad=pad,
+    return Prompt(PICK, "call", choices, secret=True, pad=choices + (None,) * 6,
                   current=None if mine is None else {"seat": seat, "pick": mine})
 
 
-def result(state):
-    if state.coin is None:
+def result(state: State) -> Result | None:
+    if state.coin is None or state.calls is None:
         return None
     winners = [s for s, c in enumerate(state.calls) if c == state.coin]
     return {"winners": winners, "losers": [s for s in range(state.seats) if s not in winners],
             "draw": not winners}
 
 
-def view(state, viewer=PUBLIC):
+def view(state: State, viewer: Viewer = PUBLIC) -> View:
     check_viewer(viewer, state.seats)
-    shown = {"game": NAME, "over": state.coin is not None, "result": result(state), "seats": state.seats,
+    shown: View = {"game": NAME, "over": state.coin is not None, "result": result(state), "seats": state.seats,
              "coin": state.coin, "calls": list(state.calls) if state.calls else None}
     if state.picks is not None:
         shown.update(secret.view(state.picks, viewer))
