@@ -65,7 +65,8 @@ if ! apt-cache show "$LGPIO" >/dev/null 2>&1; then
   say "no $LGPIO in this system's packages: the venv takes lgpio from PyPI (the pi extra)"
   LGPIO=
 fi
-apt-get install -y -q python3-venv python3-dev gcc $LGPIO python3-spidev i2c-tools
+# zlib and libjpeg: Pillow builds from its locked source where PyPI has no wheel for the board (armv7)
+apt-get install -y -q python3-venv python3-dev gcc zlib1g-dev libjpeg-dev $LGPIO python3-spidev i2c-tools
 
 say "I2C on (the display), SPI too (a display may use it)"
 if command -v raspi-config >/dev/null; then

@@ -32,37 +32,35 @@ def test_every_compiled_catalog_is_that_of_its_po(po):
     assert not catalogs.is_stale(po), "run `make catalogs`"
 
 
-def test_a_stale_catalog_is_found_and_compiled_again(tmp_path):
+def copied(tmp_path, po_text=lambda text: text, mo_bytes=None):
+    """The shared Italian catalog copied into `tmp_path`: its .po through `po_text`, its .mo as `mo_bytes` (the
+    committed one by default). Returns the copy's .po."""
     folder = tmp_path / "it" / "LC_MESSAGES"
     folder.mkdir(parents=True)
     po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
-    (folder / "arbitro.po").write_bytes(po.read_bytes().replace(b'msgstr "Arbitro"', b'msgstr "Arbitra"'))
-    (folder / "arbitro.mo").write_bytes(po.with_suffix(".mo").read_bytes())
-    assert catalogs.is_stale(folder / "arbitro.po")
+    (folder / "arbitro.po").write_bytes(po_text(po.read_bytes()))
+    (folder / "arbitro.mo").write_bytes(po.with_suffix(".mo").read_bytes() if mo_bytes is None else mo_bytes)
+    return folder / "arbitro.po"
+
+
+def test_a_stale_catalog_is_found_and_compiled_again(tmp_path):
+    po = copied(tmp_path, lambda text: text.replace(b'msgstr "Arbitro"', b'msgstr "Arbitra"'))
+    assert catalogs.is_stale(po)
     assert catalogs.main([str(tmp_path)]) == 0
-    assert not catalogs.is_stale(folder / "arbitro.po")
-    assert mofile.read(folder / "arbitro.mo").messages["box", "title"] == "Arbitra"
+    assert not catalogs.is_stale(po)
+    assert mofile.read(po.with_suffix(".mo")).messages["box", "title"] == "Arbitra"
 
 
 def test_a_plural_rule_changed_in_the_po_makes_its_catalog_stale(tmp_path):
-    folder = tmp_path / "it" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
-    (folder / "arbitro.po").write_bytes(po.read_bytes().replace(b"plural=(n != 1)", b"plural=(n > 1)"))
-    (folder / "arbitro.mo").write_bytes(po.with_suffix(".mo").read_bytes())
-    assert catalogs.is_stale(folder / "arbitro.po")
+    assert catalogs.is_stale(copied(tmp_path, lambda text: text.replace(b"plural=(n != 1)", b"plural=(n > 1)")))
 
 
 def test_the_same_messages_written_by_another_babel_are_not_stale(tmp_path):
     """Another Babel version writes the same catalog in other bytes (its header names it): not a stale one."""
-    folder = tmp_path / "it" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
     po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
-    (folder / "arbitro.po").write_bytes(po.read_bytes())
     other = catalogs.compiled(po).replace(b"Generated-By: Babel 2.", b"Generated-By: Babel 9.")  # same length
     assert other != catalogs.compiled(po)
-    (folder / "arbitro.mo").write_bytes(other)
-    assert not catalogs.is_stale(folder / "arbitro.po")
+    assert not catalogs.is_stale(copied(tmp_path, mo_bytes=other))
 
 
 @pytest.mark.parametrize("po", catalogs.sources(), ids=lambda po: str(po.relative_to(ROOT)))

@@ -29,11 +29,11 @@ LOCALE = ENGINE / "locale"
 S = TypeVar("S")  # a game's state: its own immutable data, opaque to everything but its rules
 
 
-class Rules(Protocol[S]):
-    """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words. A game's rules module
-    is checked against it by the type checker (`make types`), from the game's descriptor."""
+class Named(Protocol):
+    """What names a game and its table: its log name, title, seat counts and options (module constants, read
+    here as read-only properties)."""
     @property
-    def NAME(self) -> str: ...  # noqa: N802 (the module's constants, read-only here)
+    def NAME(self) -> str: ...  # noqa: N802
     @property
     def TITLE(self) -> str: ...  # noqa: N802
     @property
@@ -41,6 +41,16 @@ class Rules(Protocol[S]):
     @property
     def OPTIONS(self) -> tuple[Option, ...]: ...  # noqa: N802
 
+
+class Declaration(Named, Protocol):
+    """What the box's menu and the host page show of a game before one is chosen (its `*_options` module)."""
+    @property
+    def PAD_LABELS(self) -> tuple[str, ...]: ...  # noqa: N802
+
+
+class Rules(Named, Protocol[S]):
+    """The pure rules of a game: the contract `engine/rules/protocol.py` describes in words. A game's rules module
+    is checked against it by the type checker (`make types`), from the game's descriptor."""
     def setup(self, seats: JSON, options: JSON) -> S: ...
     def current_actors(self, state: S) -> Actors: ...
     def chance_outcomes(self, state: S) -> Outcomes: ...
@@ -55,20 +65,6 @@ class Rules(Protocol[S]):
 # rest): typing lists a protocol's members only from Python 3.12 on (`__protocol_attrs__`).
 CONTRACT = ("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors", "chance_outcomes", "legal_actions",
             "apply", "prompt", "view", "result")
-
-
-class Declaration(Protocol):
-    """What the box's menu and the host page show of a game before one is chosen (its `*_options` module)."""
-    @property
-    def NAME(self) -> str: ...  # noqa: N802
-    @property
-    def TITLE(self) -> str: ...  # noqa: N802
-    @property
-    def SEATS(self) -> tuple[int, int]: ...  # noqa: N802
-    @property
-    def OPTIONS(self) -> tuple[Option, ...]: ...  # noqa: N802
-    @property
-    def PAD_LABELS(self) -> tuple[str, ...]: ...  # noqa: N802
 
 
 PublicLines = Callable[[Sequence[tuple[Any, Action]]], list[Action]]  # (state before, line) -> lines kept
