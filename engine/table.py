@@ -123,9 +123,10 @@ class Table:
         _, table_line, lines, ended, started = found
         record = self._record if self._record and game_id == self._game_id else self._replayed(
             game_id, table_line, lines)
-        entry: dict[str, JSON] = {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
-                 "playing": game_id == self._game_id, "over": record.is_over, "ended": ended and not record.is_over,
-                 "result": cast(JSON, record.rules.result(record.state))}
+        entry: dict[str, JSON] = {
+            "id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
+            "playing": game_id == self._game_id, "over": record.is_over, "ended": ended and not record.is_over,
+            "result": cast(JSON, record.rules.result(record.state))}
         if not entry["playing"]:
             self._finished[game_id] = entry
         return entry

@@ -159,8 +159,8 @@ def test_the_install_script_builds_a_box_on_a_fresh_bookworm_and_a_second_run_ke
     assert text == (ROOT / "hardware" / "arbitro.service").read_text()
     listed = run(root, "/opt/arbitro/bin/pip", "show", "arbitro").stdout
     assert "Name: arbitro" in listed and "Location: /opt/arbitro/lib/" in listed  # installed, not the checkout
-    installed = {canonicalize_name(name): version for name, version in (
-        line.split("==") for line in run(root, "/opt/arbitro/bin/pip", "freeze", "--all").stdout.split() if "==" in line)}
+    frozen = run(root, "/opt/arbitro/bin/pip", "freeze", "--all").stdout.split()
+    installed = {canonicalize_name(name): version for name, version in (p.split("==") for p in frozen if "==" in p)}
     for name, version in locked_for(run(root, "uname", "-m").stdout.strip()).items():
         assert installed.get(name) == version, (name, version, installed.get(name))  # the lock, nothing newer
 

@@ -19,6 +19,7 @@ from tests.sixth_game import MONETA
 
 EVERY_GAME = sorted([*games.GAMES, MONETA.name])
 PLAYS, MAX_STEPS = 3, 4000
+EXAMPLES = int(os.environ.get("CONTRACT_EXAMPLES", 400))  # a property's examples (more for a longer hunt)
 # What a JSON body can hold once parsed by Python: lone surrogates ("\ud800"), integers past 64 bits, NaN and the
 # infinities (json.loads takes them), deep lists and objects.
 SCALAR = (st.none() | st.booleans() | st.integers(-3, 12) | st.integers() | st.just(2 ** 64) | st.floats() |
@@ -112,7 +113,7 @@ def check_total(rules, state, action):
 def test_apply_to_any_json_value_gives_a_state_or_a_named_refusal(name):
     rules = rules_of(name)
 
-    @settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 400)), deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(anything_at(name))
     def total(case):
         check_total(rules, *case)
@@ -153,8 +154,7 @@ def test_replaying_a_log_with_any_line_gives_a_game_or_names_the_line(name):
     """`arbitro replay`: a hostile line (or table line) is a LogError naming its line, never another error."""
     lines = logs(name)
 
-    @settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 400)) // 2, deadline=None,
-              suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.integers(0, len(lines) - 1), JSON | st.integers(0, len(lines) - 1).flatmap(
         lambda i: near([json.loads(lines[i])])))
     def total(at, line):
@@ -179,8 +179,7 @@ def test_setup_with_any_seat_count_and_options_gives_a_state_or_a_named_refusal(
     """A new game's settings come from the host's phone: `setup(seats, options)` is total too."""
     rules = rules_of(name)
 
-    @settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 400)), deadline=None,
-              suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.integers(*rules.SEATS) | JSON, hostile_options(rules))
     def total(seats, options):
         try:

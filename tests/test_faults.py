@@ -343,7 +343,8 @@ NOBODY = 65534
 def start(data, user=None):
     """`arbitro --mock --data DATA`, as `user` when given, until it serves or stops: (exit code or None, what it
     printed). Forked rather than run afresh, so another user needs no access to this Python's own files; the pin
-    map it reads is a copy in a folder every user may read, as the checkout may lie where that user cannot enter (a 0700 folder)."""
+    map it reads is a copy in a folder every user may read, and the catalogs are read before the fork: the
+    checkout may lie where that user cannot enter (a 0700 folder)."""
     import gzip  # noqa: F401  (what starting imports, loaded while this Python's own files can be read)
     import ipaddress  # noqa: F401
 
