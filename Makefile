@@ -49,7 +49,8 @@ lock: $(BIN)/arbitro
 	$(BIN)/pip install --quiet $(UV)
 	cp requirements.lock $(VENV)/requirements.before
 	echo 'setuptools>=68' | $(BIN)/uv pip compile pyproject.toml - --extra pi --extra test --universal \
-	  --python-version 3.11 --generate-hashes --no-header --upgrade --system-certs --quiet -o requirements.lock
+	  --python-version 3.11 --generate-hashes --custom-compile-command "make lock" --upgrade --system-certs --quiet \
+	  -o requirements.lock
 	$(BIN)/python hardware/lock_changes.py $(VENV)/requirements.before requirements.lock
 
 # After editing a message catalog (.po): compile it into the .mo the box reads (a test fails until then).

@@ -76,3 +76,20 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     copy.write_text(text.replace(keys["ExecStart"].split()[0], f"{sys.executable} -m device.cli"))
     done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True)
     assert done.returncode == 0 and "arbitro.service" not in done.stderr, done.stderr
+
+
+def test_make_lock_says_what_moved(tmp_path):
+    """`make lock` prints each package whose pin moved, came or went (hardware/lock_changes.py)."""
+    sys.path.insert(0, str(ROOT / "hardware"))
+    try:
+        import lock_changes
+    finally:
+        sys.path.remove(str(ROOT / "hardware"))
+    old, new = tmp_path / "old.lock", tmp_path / "new.lock"
+    old.write_text("babel==2.18.0 \\\n    --hash=sha256:aa\nflask==3.1.3 \\\n    --hash=sha256:bb\n"
+                   "lgpio==0.2.2.0 ; platform_machine in 'aarch64' \\\n    --hash=sha256:cc\n")
+    new.write_text("babel==2.19.0 \\\n    --hash=sha256:dd\nflask==3.1.3 \\\n    --hash=sha256:bb\n"
+                   "smbus2==0.6.1 \\\n    --hash=sha256:ee\n")
+    assert lock_changes.changes(lock_changes.pins(old), lock_changes.pins(new)) == [
+        "babel 2.18.0 -> 2.19.0", "smbus2 0.6.1 (new)", "lgpio 0.2.2.0 (gone)"]
+    assert lock_changes.pins(ROOT / "requirements.lock")["smbus2"]  # the code imports it: the lock pins it
