@@ -1,16 +1,16 @@
 """Il ponte traballante — rules as in docs/rulings/ponte.md (rulings R-1 … R-12)."""
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias, cast
 
 from . import picks as secret
 from . import ponte_options as declared
 from .options import resolve
 from .ponte_options import CARD_NAMES, CARDS, GREEN, RED
-from .protocol import (CHANCE, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Choice, Prompt, check_seats, check_viewer,
-                       evolve, is_seat, last_answer, refusals, refuse as shared, shown_seat)
-from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
+from .protocol import (CHANCE, JSON, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Action, Actors, Choice, Outcomes, Prompt,
+                       Rejected, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, last_answer,
+                       refusals, refuse as shared, shown_seat)
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse = refusals(NAME)
@@ -32,38 +32,42 @@ SPECIAL_CARDS = frozenset(CARDS[c] for c, _ in LIMITS)
 DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
 
 
+Hand: TypeAlias = tuple[int, ...]  # counts of each card, in CARDS order
+Step: TypeAlias = tuple[str, tuple[int, ...]]  # a movement step's name, and each seat's move
+
+
 class Match(NamedTuple):
     """What happened in one match, for views and history. Per-seat tuples are indexed by seat."""
     number: int
-    reveal: tuple = ()  # card each seat revealed
-    replacements: tuple = ()  # Spunto replacement per seat, or None
-    steps: tuple = ()  # (step name, per-seat moves) for each movement step, in order
+    reveal: tuple[str, ...] = ()  # card each seat revealed
+    replacements: tuple[str | None, ...] = ()  # Spunto replacement per seat, or None
+    steps: tuple[Step, ...] = ()  # (step name, per-seat moves) for each movement step, in order
     event: str | None = None
-    void: tuple = ()  # R-12: reveals made void by a special shown too often, oldest first
+    void: tuple[tuple[str, ...], ...] = ()  # R-12: reveals made void by a special shown too often, oldest first
 
 
 class State(NamedTuple):
     seats: int
     deal: str
-    positions: tuple
-    hands: tuple  # per seat: counts of each card in CARDS order
-    specials: tuple  # per seat, table deal: UNKNOWN until its special is revealed, then None
-    deck: tuple  # event cards left, counts in EVENTS order
-    discard: tuple  # event ids, oldest first
+    positions: tuple[int, ...]
+    hands: tuple[Hand, ...]  # per seat: counts of each card in CARDS order
+    specials: tuple[str | None, ...]  # per seat, table deal: UNKNOWN until its special is revealed, then None
+    deck: tuple[int, ...]  # event cards left, counts in EVENTS order
+    discard: tuple[str, ...]  # event ids, oldest first
     phase: str
-    picks: "secret.Picks | None"
-    standing: tuple | None  # R-12: during a re-pick, each seat's revealed card that stands, or None
-    history: tuple  # Match records, the current one last
+    picks: secret.Picks | None
+    standing: tuple[str | None, ...] | None  # R-12: during a re-pick, each seat's revealed card that stands
+    history: tuple[Match, ...]  # Match records, the current one last
     prudente_supply: int
 
 
-def specials_deck(seats):
+def specials_deck(seats: int) -> tuple[str, ...]:
     """The specials deck of N cards: Ordine, Passo pesante and N−2 Spunto."""
     return ("ordine_del_capo_spedizione", "passo_pesante") + ("spunto_interessante",) * (seats - 2)
 
 
 @lru_cache(maxsize=None)
-def _deals(seats):
+def _deals(seats: int) -> tuple[tuple[str, ...], ...]:
     """Every distinct way to deal the specials deck, one card a seat: all equally likely."""
     return tuple(sorted(set(permutations(specials_deck(seats)))))
 
@@ -79,7 +83,7 @@ def setup(seats: JSON, options: JSON = None) -> State:
     return _start_match(state) if table else evolve(state, phase=DEAL)
 
 
-def _start_match(state):
+def _start_match(state: State) -> State:
     number = len(state.history) + 1
     return evolve(state, phase=PICK, picks=secret.open_round(range(state.seats)),
                    history=state.history + (Match(number),))
@@ -115,7 +119,7 @@ def legal_actions(state: State, actor: int | str) -> list[Action]:
 
 
 # Each seat's pick of each card, made once and shared by every list of legal actions (never changed once made).
-PICK_ACTIONS = tuple(tuple({"seat": seat, "pick": card} for card in CARDS) for seat in range(SEATS[1]))
+PICK_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(tuple({"seat": seat, "pick": card} for card in CARDS) for seat in range(SEATS[1]))
 
 
 PROMPT_TITLES = {PICK: "pick_card", SPUNTO_PICK: "pick_replacement"}
@@ -133,22 +137,22 @@ def prompt(state: State, seat: int) -> Prompt | None:
                   current=None if mine is None else {"seat": seat, "pick": mine})
 
 
-def _pickable(state, seat):
+def _pickable(state: State, seat: int) -> tuple[int, ...]:
     """The cards (indices) `seat` may pick now: those in its hand and, holding an unknown special
     (table deal), the specials not all revealed."""
     return _cards(state.hands[seat], _free_specials(state) if state.specials[seat] == UNKNOWN else ())
 
 
 @lru_cache(maxsize=512)  # a hand is one of few count tuples, the free specials one of eight, and every pick asks
-def _cards(hand, free):
+def _cards(hand: Hand, free: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c in range(8) if hand[c]) + free
 
 
-def _limit(seats, card):
+def _limit(seats: int, card: int) -> int:
     return seats - 2 if card == SPUNTO else 1
 
 
-def _revealed_specials(history, extra=()):
+def _revealed_specials(history: tuple[Match, ...], extra: Sequence[str | None] = ()) -> list[int]:
     """Copies of each special revealed in `history` (and in `extra`, cards per seat), counted by card index."""
     seen = [0] * 8
     for card in [c for match in history for c in match.reveal] + [c for c in extra if c]:
@@ -156,7 +160,7 @@ def _revealed_specials(history, extra=()):
     return seen
 
 
-def _free_specials(state):
+def _free_specials(state: State) -> tuple[int, ...]:
     """Table deal, R-12: the specials a seat holding an unknown one may play — checked only against the
     specials already revealed (and cards standing in a re-pick), never against other seats' unrevealed picks:
     a pick list or a refusal must not let a seat learn what another has locked in."""
@@ -164,12 +168,12 @@ def _free_specials(state):
 
 
 @last_answer  # the same through a round's picks: the history and the standing cards change only at a reveal
-def _free(history, standing, seats):
+def _free(history: tuple[Match, ...], standing: tuple[str | None, ...] | None, seats: int) -> tuple[int, ...]:
     seen = _revealed_specials(history, standing or ())
     return tuple([c for c, _ in LIMITS if seen[c] < _limit(seats, c)])
 
 
-def _clashing(state, chosen):
+def _clashing(state: State, chosen: tuple[str, ...]) -> list[int]:
     """R-12: the seats whose revealed special shows more copies than the game has, counting those revealed
     earlier."""
     if SPECIAL_CARDS.isdisjoint(chosen):  # most reveals: no special, so none shown too often
@@ -200,11 +204,11 @@ def apply(state: State, action: JSON) -> State:
     return _apply_chance(state, action["chance"], action["outcome"])
 
 
-def _apply_pick(state, seat, card):
+def _apply_pick(state: State, seat: JSON, card: JSON) -> State:
     picks = state.picks
     if picks is None or type(seat) is not int or seat not in picks.seats or type(card) is not str \
             or card not in CARD_INDEX:
-        _refuse_pick(state, seat, card)
+        raise _refusal_of_pick(state, seat, card)
     index = CARD_INDEX[card]
     if not state.hands[seat][index] and index not in _pickable(state, seat):  # a card in hand is pickable
         # R-2 / R-3: the message names no card, so onlookers learn nothing.
@@ -214,9 +218,9 @@ def _apply_pick(state, seat, card):
         return evolve(state, picks=picks)
     # The round is complete: what follows opens another round or none, so the complete one is never kept.
     if state.phase == SPUNTO_PICK:
-        return _replace_spunto(state, picks.revealed())
-    chosen = picks.chosen if len(picks.seats) == state.seats else tuple(
-        state.standing[s] if state.standing and state.standing[s] else picks.pick_of(s) for s in range(state.seats))
+        return _replace_spunto(state, cast(dict[int, str], picks.revealed()))  # the picks are cards
+    chosen = cast(tuple[str, ...], picks.chosen if len(picks.seats) == state.seats else tuple(
+        state.standing[s] if state.standing and state.standing[s] else picks.pick_of(s) for s in range(state.seats)))
     clashing = _clashing(state, chosen)
     if clashing:  # R-12: void the clashing picks; those seats pick again, the other cards stand
         standing = tuple(None if s in clashing else c for s, c in enumerate(chosen))
@@ -225,20 +229,19 @@ def _apply_pick(state, seat, card):
     return _reveal(state, chosen, standing=None)
 
 
-def _refuse_pick(state, seat, card):
+def _refusal_of_pick(state: State, seat: JSON, card: JSON) -> Rejected:
     """The refusal of a pick that is no card, by no seat, or when the seat does not pick (the checks the hot
     path makes at once, one by one to name what is wrong)."""
     if state.phase == OVER:
-        raise shared("game_over")
+        return shared("game_over")
     if not is_seat(seat, state.seats):
-        raise shared("no_seat", player=shown_seat(seat))
+        return shared("no_seat", player=shown_seat(seat))
     if type(card) is not str or card not in CARD_INDEX:  # a list or an object is no card (nor hashable)
-        raise refuse("unknown_card", card=card)
-    if state.picks is None or seat not in state.picks.seats:
-        raise shared("no_pick_now", player=seat + 1)
+        return refuse("unknown_card", card=card)
+    return shared("no_pick_now", player=seat + 1)
 
 
-def _take(state, chosen):
+def _take(state: State, chosen: Mapping[int, str]) -> dict[str, object]:
     """Hands and specials once the revealed cards leave them. `chosen` maps seat -> card id."""
     hands, specials = list(state.hands), list(state.specials)
     for seat, card in chosen.items():
@@ -252,20 +255,20 @@ def _take(state, chosen):
     return {"hands": tuple(hands), "specials": tuple(specials)}
 
 
-def _held(state, seat):
+def _held(state: State, seat: int) -> int:
     return sum(state.hands[seat]) + (state.specials[seat] == UNKNOWN)
 
 
-def _record(state, match, **changes):
+def _record(state: State, match: Mapping[str, object], **changes: object) -> State:
     """`state` with the current match's record updated by `match` and its own fields by `changes`."""
     history = state.history[:-1] + (evolve(state.history[-1], **match),)
     return evolve(state, history=history, **changes)
 
 
-def _reveal(state, reveal, **changes):
+def _reveal(state: State, reveal: tuple[str, ...], **changes: object) -> State:
     """Every seat's card of the match is shown (`reveal`, in seat order), with `changes` to the state."""
     changes.update(_take(state, dict(enumerate(reveal))))
-    match = {"reveal": reveal, "replacements": (None,) * state.seats}
+    match: dict[str, object] = {"reveal": reveal, "replacements": (None,) * state.seats}
     spunto = [s for s, c in enumerate(reveal) if c == "spunto_interessante"]
     if not spunto:
         return _resolve(state, reveal, match, **changes)
@@ -282,14 +285,14 @@ def _reveal(state, reveal, **changes):
     return _resolve(state, played_cards(state.history[-1]))
 
 
-def _replace_spunto(state, chosen):
+def _replace_spunto(state: State, chosen: Mapping[int, str]) -> State:
     """`chosen` maps each seat that revealed Spunto to the card it replaced it with."""
     replacements = tuple(chosen.get(s) for s in range(state.seats))
     state = _give_prudente(_record(state, {"replacements": replacements}, **_take(state, chosen)))
     return _resolve(state, played_cards(state.history[-1]))
 
 
-def _give_prudente(state):
+def _give_prudente(state: State) -> State:
     """Every seat that revealed Spunto this match takes a Passo prudente from the supply."""
     spunto = [s for s, c in enumerate(state.history[-1].reveal) if c == "spunto_interessante"]
     hands = list(state.hands)
@@ -300,13 +303,13 @@ def _give_prudente(state):
     return evolve(state, hands=tuple(hands), prudente_supply=state.prudente_supply - len(spunto))
 
 
-def played_cards(match):
+def played_cards(match: Match) -> list[str | None]:
     """Per seat, the card that counts this match (a Spunto stands for its replacement), or None."""
     return [match.replacements[seat] if card == "spunto_interessante" else card
             for seat, card in enumerate(match.reveal)]
 
 
-def resolution_moves(played):
+def resolution_moves(played: Sequence[str | None]) -> list[int]:
     """Moves of the resolution step, per seat (spaces East; negative = West); R-4, R-5, R-6.
     `played` holds each seat's card, or None."""
     cards = [(s, CARD_INDEX[c]) for s, c in enumerate(played) if c is not None]
@@ -315,7 +318,8 @@ def resolution_moves(played):
     ordine = [s for s, c in cards if c == ORDINE] if PESANTE not in specials else []
     pesante = PESANTE in specials and ORDINE not in specials  # (4) together they cancel: resolve as (1)
     moves = [0] * len(played)
-    top_green = top_red = []
+    top_green: list[tuple[int, int]] = []
+    top_red: list[tuple[int, int]] = []
     if numbered:
         best_green = max([GREEN[c] for _, c in numbered])
         best_red = max([RED[c] for _, c in numbered])
@@ -336,13 +340,15 @@ def resolution_moves(played):
     return moves
 
 
-def _resolve(state, played, match=None, **changes):
+def _resolve(state: State, played: Sequence[str | None], match: Mapping[str, object] | None = None,
+             **changes: object) -> State:
     """The match's resolution step, `played` holding each seat's card that counts (or None); `match` and
     `changes` are recorded with it."""
     return _move(state, "resolution", resolution_moves(played), match, {"phase": EVENT, "picks": None}, **changes)
 
 
-def _move(state, step, moves, match=None, then=None, **changes):
+def _move(state: State, step: str, moves: Sequence[int], match: Mapping[str, object] | None = None,
+          then: Mapping[str, object] | None = None, **changes: object) -> State:
     """One movement step (`moves` per seat): all computed first, applied together (R-6), clamped to the
     bridge (R-9); the end is checked after every step (R-10). The step is recorded as the move the meeples
     made (a seat on 16 told "6 East" moves 5), with `match` on the match's record and `changes` on the state;
@@ -355,12 +361,12 @@ def _move(state, step, moves, match=None, then=None, **changes):
                    positions=positions, **{**changes, **(then or {})})
 
 
-def _wind(positions, bank, spaces):
+def _wind(positions: tuple[int, ...], bank: int, spaces: int) -> list[int]:
     """R-7: every seat tied closest to `bank` moves `spaces` (East positive)."""
     return [spaces if p == bank else 0 for p in positions]
 
 
-def _apply_chance(state, kind, outcome):
+def _apply_chance(state: State, kind: JSON, outcome: JSON) -> State:
     if state.phase == DEAL and kind == "deal":
         deck = specials_deck(state.seats)
         if not isinstance(outcome, list) or sorted(outcome, key=str) != sorted(deck):
@@ -375,7 +381,7 @@ def _apply_chance(state, kind, outcome):
     raise shared("chance_not_due", kind=kind)
 
 
-def _event(state, card):
+def _event(state: State, card: str) -> State:
     deck = list(state.deck)
     deck[EVENT_INDEX[card]] -= 1
     discard = state.discard + (card,)
@@ -387,9 +393,9 @@ def _event(state, card):
         moves = _wind(state.positions, min(state.positions), 3)
     else:
         moves = None
-    changes = {"deck": tuple(deck), "discard": discard}
-    state = (_move(state, "event", moves, {"event": card}, **changes) if moves
-             else _record(state, {"event": card}, **changes))
+    deck_now, discard_now = tuple(deck), discard
+    state = (_move(state, "event", moves, {"event": card}, deck=deck_now, discard=discard_now) if moves
+             else _record(state, {"event": card}, deck=deck_now, discard=discard_now))
     if state.phase == OVER:
         return state
     if len(state.history) == MATCHES:
@@ -408,7 +414,7 @@ def result(state: State) -> Result | None:
             "losers": [s for s, p in enumerate(state.positions) if p == east], "draw": False}
 
 
-def _match_view(match):
+def _match_view(match: Match) -> dict[str, object]:
     return {"match": match.number, "reveal": list(match.reveal) or None,
             "replacements": list(match.replacements) or None, "void": [list(v) for v in match.void],
             "moves": [{"step": step, "delta": list(delta)} for step, delta in match.steps],
@@ -419,7 +425,7 @@ def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """What `viewer` (a seat, PUBLIC or HOST) may see. Unrevealed picks appear only in their own seat's
     view."""
     check_viewer(viewer, state.seats)
-    shown = {
+    shown: View = {
         "game": NAME, "seats": state.seats, "options": {"deal": state.deal},
         "over": state.phase == OVER, "result": result(state), "phase": state.phase,
         "positions": list(state.positions), "match": len(state.history) or 1,
