@@ -4,27 +4,14 @@ A board tracker: open information, no chance. The box keeps the 13 villages (7 m
 a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
 and scores the end. Seats play clockwise (seat + 1) from the start seat.
 """
+from collections.abc import Iterator
 from itertools import combinations
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from . import shangrila_options as declared
 from .options import resolve
-from .protocol import (
-    CHOOSE,
-    PUBLIC,
-    TERMINAL,
-    Choice,
-    Prompt,
-    check_seats,
-    check_viewer,
-    evolve,
-    is_seat,
-    last_answer,
-    refusals,
-    shown_seat,
-    words_of,
-)
-from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
+from .protocol import (CHOOSE, JSON, PUBLIC, TERMINAL, Action, Actors, Choice, Outcomes, Prompt, Result, View, Viewer,
+                       check_seats, check_viewer, evolve, is_seat, last_answer, refusals, shown_seat, words_of)
 from .protocol import refuse as shared
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
@@ -39,22 +26,26 @@ RED_VILLAGE = 2  # out of play with 3 players
 TILES = 6  # per kind and player
 LIMITS = {4: (2, 3), 3: (1, 2)}  # setup only: (tiles of one colour, tiles in all) per village
 SETUP, PLAY, OVER = "setup", "play", "over"
-EMPTY = (None, None)  # a space: (master's seat, student's seat)
+Space: TypeAlias = tuple[int | None, int | None]  # (master's seat, student's seat)
+Spaces: TypeAlias = tuple[Space, ...]  # a village's, per kind
+Bridge: TypeAlias = tuple[int, int]
+Event: TypeAlias = dict[str, JSON]
+EMPTY: Space = (None, None)
 
 
 class State(NamedTuple):
     seats: int
-    options: dict
+    options: dict[str, Any]  # checked by their schema (engine/rules/options.py)
     phase: str
     to_act: int | None
-    spaces: tuple  # per village, per kind: (master, student)
-    stones: tuple  # per village
-    bridges: tuple  # intact, (a, b) with a < b, sorted
-    supply: tuple  # per seat, per kind
-    setup_left: tuple  # per seat: kinds still to place in the setup
+    spaces: tuple[Spaces, ...]  # per village, per kind: (master, student)
+    stones: tuple[bool, ...]  # per village
+    bridges: tuple[Bridge, ...]  # intact, (a, b) with a < b, sorted
+    supply: tuple[tuple[int, ...], ...]  # per seat, per kind
+    setup_left: tuple[tuple[str, ...], ...]  # per seat: kinds still to place in the setup
     placed: int  # setup turns taken (placements and passes)
     end_rule: str | None
-    history: tuple  # public events, never changed once made
+    history: tuple[Event, ...]  # public events, never changed once made
 
 
 def setup(seats: JSON, options: JSON = None) -> State:
@@ -73,27 +64,27 @@ def setup(seats: JSON, options: JSON = None) -> State:
 # -- the board ---------------------------------------------------------------------------------------------
 # A space without a master is EMPTY (a student always sits on a master of its own colour), and a space's tuple is
 # compared whole: the counts below are tuple methods, as the legal actions are asked on every turn.
-def village_tiles(state, v):
+def village_tiles(state: State, v: int) -> int:
     spaces = state.spaces[v]
     return 2 * len(spaces) - sum(spaces, ()).count(None)  # every space's two places, less the empty ones
 
 
-def village_masters(state, v):
+def village_masters(state: State, v: int) -> int:
     return len(KINDS) - state.spaces[v].count(EMPTY)
 
 
-def _own_masters(spaces, seat):
+def _own_masters(spaces: Spaces, seat: int) -> int:
     """`seat`'s masters in a village: alone, or with its student."""
     return spaces.count((seat, None)) + spaces.count((seat, seat))
 
 
-def links(state):
+def links(state: State) -> dict[int, tuple[int, ...]]:
     """Each village's neighbours across the bridges standing, in order."""
     return _links(state.bridges)
 
 
 @last_answer  # asked several times a turn; the bridges change only on a journey (an lru_cache would hash 23 pairs)
-def _links(bridges):
+def _links(bridges: tuple[Bridge, ...]) -> dict[int, tuple[int, ...]]:
     found: dict[int, list[int]] = {}
     for a, b in bridges:
         found.setdefault(a, []).append(b)
@@ -101,7 +92,7 @@ def _links(bridges):
     return {v: tuple(sorted(ws)) for v, ws in found.items()}
 
 
-def scores(state):
+def scores(state: State) -> list[int]:
     counted = [0] * state.seats
     for village in state.spaces:
         for m, _ in village:
@@ -110,7 +101,7 @@ def scores(state):
     return counted
 
 
-def present(state, seat):
+def present(state: State, seat: int) -> int:
     """Villages where `seat` has a master."""
     return sum([_own_masters(village, seat) > 0 for village in state.spaces])
 
@@ -119,40 +110,40 @@ class _Board:
     """The spaces and supplies an action changes, as lists, made into the next state's tuples once (an action
     changes several spaces and supplies: one copy of the state per action, not one per change)."""
 
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         self.spaces, self.supply = list(state.spaces), list(state.supply)
 
-    def set(self, v, k, space):
+    def set(self, v: int, k: int, space: Space) -> None:
         village = list(self.spaces[v])
         village[k] = space
         self.spaces[v] = tuple(village)
 
-    def give(self, seat, k, delta):
+    def give(self, seat: int, k: int, delta: int) -> None:
         supply = list(self.supply[seat])
         supply[k] += delta
         self.supply[seat] = tuple(supply)
 
-    def changes(self):
+    def changes(self) -> dict[str, Any]:
         return {"spaces": tuple(self.spaces), "supply": tuple(self.supply)}
 
 
-def _kind(value):
+def _kind(value: JSON) -> int:
     if value not in KINDS:
         raise refuse("unknown_kind", kind=value, kinds=", ".join(KINDS))
     return KINDS.index(value)
 
 
-def _village(value):
+def _village(value: JSON) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value not in VILLAGES:
         raise refuse("no_village", village=value)
     return value
 
 
 # -- legality ----------------------------------------------------------------------------------------------
-def _setup_places(state, seat):
+def _setup_places(state: State, seat: int) -> list[tuple[int, int]]:
     colour, total = LIMITS[state.seats]
     left = [k for k, kind in enumerate(KINDS) if kind in state.setup_left[seat]]
-    found = []
+    found: list[tuple[int, int]] = []
     for v, spaces in enumerate(state.spaces):
         if state.stones[v] or village_tiles(state, v) >= total or _own_masters(spaces, seat) >= colour:
             continue
@@ -164,26 +155,28 @@ def _setup_places(state, seat):
 # its student (seat, seat). The legal actions and R-4's question are asked on every turn, and an action changes
 # one or two villages: the others keep their spaces' tuple. So each village is read once for every seat and kept
 # with the tuple it was read from (the last one per village: a state asked again reads only what changed).
-_READ = [(None, None)] * len(VILLAGES)
+Alone: TypeAlias = tuple[int, Action, JSON]  # a master alone: its kind index, its single recruit, the student
+Roles: TypeAlias = tuple[tuple[int, ...], dict[int, tuple[tuple[Action, ...], list[Alone], bool]]]
+_READ: list[tuple[Spaces | None, Roles | None]] = [(None, None)] * len(VILLAGES)
 
 
-def _read(v, spaces):
+def _read(v: int, spaces: Spaces) -> Roles:
     """_roles(v, spaces), kept while village `v` keeps its spaces' tuple."""
     kept, said = _READ[v]  # one read: another thread replaces the entry whole
-    if kept is spaces:
+    if kept is spaces and said is not None:
         return said
     said = _roles(v, spaces)
     _READ[v] = (spaces, said)
     return said
 
 
-def _roles(v, spaces):
+def _roles(v: int, spaces: Spaces) -> Roles:
     """What each seat with a master in village `v` (its `spaces`) may do there, whatever its supply: (the kind
     index of each empty space, {seat: ((its place action on each empty space, in the same order), ((kind index,
     its single recruit action, the student it lists) of each of its masters alone), whether one of its masters
     has its student)}). The actions are the shared ones of PLACE and RECRUIT."""
     empty = tuple([k for k, space in enumerate(spaces) if space == EMPTY])
-    said: dict = {}
+    said: dict[int, tuple[tuple[Action, ...], list[Alone], bool]] = {}
     for k, (master, student) in enumerate(spaces):
         if master is None:
             continue
@@ -192,13 +185,14 @@ def _roles(v, spaces):
         places, alone, taught = said[master]
         if student is None:
             single = RECRUIT[master][k][v]
-            alone.append((k, single, single["choose"]["recruit"][0]))
+            alone.append((k, single, RECRUITED[master][k][v]))
         elif not taught:
             said[master] = (places, alone, True)
     return empty, said
 
 
-def _villages_of(state, seat):
+def _villages_of(state: State, seat: int) -> Iterator[tuple[int, tuple[int, ...],
+                                                            tuple[tuple[Action, ...], list[Alone], bool]]]:
     """(village, the kind index of each of its empty spaces, what `seat` may do there: see _roles) of each open
     village where `seat` has a master."""
     stones = state.stones
@@ -210,13 +204,15 @@ def _villages_of(state, seat):
                 yield v, empty, mine
 
 
-def _open_options(state, seat):
+def _open_options(state: State, seat: int) -> tuple[list[Action], list[Alone], list[Bridge]]:
     """One pass over the open villages where `seat` has a master: (the place action of each empty space beside
     one of its masters that it has a tile for, (kind index, single recruit action, student) of each of its masters
     alone with a tile to join it, (village, neighbour) of each journey its students may make)."""
     supply, linked = state.supply[seat], links(state)
     short = not all(supply)  # most turns a seat has tiles of every kind: nothing to leave out
-    places, alone_masters, journeys = [], [], []
+    places: list[Action] = []
+    alone_masters: list[Alone] = []
+    journeys: list[Bridge] = []
     for v, empty, mine in _villages_of(state, seat):
         if short:
             places += [action for k, action in zip(empty, mine[0]) if supply[k]]
@@ -229,7 +225,7 @@ def _open_options(state, seat):
     return places, alone_masters, journeys
 
 
-def _recruits(state, seat, alone_masters):
+def _recruits(state: State, seat: int, alone_masters: list[Alone]) -> list[Action]:
     """Each recruit's actions: of one student, or two (two of one kind need two tiles of it). The pairs are
     made anew (there are thousands of them), from shared students."""
     supply = state.supply[seat]
@@ -242,15 +238,19 @@ def _recruits(state, seat, alone_masters):
 # journeys are a few hundred: each is made once, here, and shared by every list (never changed once made), read
 # as PLACE[seat][kind index][village], RECRUIT[seat][kind index][village] (its student, [kind, village], is shared
 # by the pairs) and JOURNEY[seat][village, neighbour], each bridge crossed either way.
-PLACE = tuple(tuple(tuple({"seat": seat, "choose": {"place": kind, "village": v}} for v in VILLAGES) for kind in KINDS)
-              for seat in range(SEATS[1]))
-RECRUIT = tuple(tuple(tuple({"seat": seat, "choose": {"recruit": [[kind, v]]}} for v in VILLAGES) for kind in KINDS)
-                for seat in range(SEATS[1]))
-JOURNEY = tuple({(v, w): {"seat": seat, "choose": {"journey": [v, w]}} for a, b in BRIDGES for v, w in ((a, b), (b, a))}
+PLACE: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple({"seat": seat, "choose": {"place": kind, "village": v}} for v in VILLAGES) for kind in KINDS)
+    for seat in range(SEATS[1]))
+RECRUITED: tuple[tuple[tuple[JSON, ...], ...], ...] = tuple(
+    tuple(tuple([kind, v] for v in VILLAGES) for kind in KINDS) for seat in range(SEATS[1]))  # the students
+RECRUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple({"seat": seat, "choose": {"recruit": [RECRUITED[seat][k][v]]}} for v in VILLAGES)
+          for k in range(len(KINDS))) for seat in range(SEATS[1]))
+JOURNEY: tuple[dict[Bridge, Action], ...] = tuple({(v, w): {"seat": seat, "choose": {"journey": [v, w]}} for a, b in BRIDGES for v, w in ((a, b), (b, a))}
                 for seat in range(SEATS[1]))
 
 
-def _has_action(state, seat):
+def _has_action(state: State, seat: int) -> bool:
     """Whether `seat` has any action in play (R-4's question), without listing them: a master with room
     beside it and a tile to place there, a master a student could join, or a student with a bridge to cross."""
     supply = state.supply[seat]
@@ -262,18 +262,18 @@ def _has_action(state, seat):
     return False
 
 
-def _actions(state, seat):
+def _actions(state: State, seat: int) -> list[Action]:
     """Every action `seat` may take but a pass (shared: see PLACE)."""
     if state.phase == SETUP:
-        places = PLACE[seat]
-        return [places[k][v] for k, v in _setup_places(state, seat)]
+        placing = PLACE[seat]
+        return [placing[k][v] for k, v in _setup_places(state, seat)]
     places, alone_masters, journeys = _open_options(state, seat)
     journey = JOURNEY[seat]
     return places + _recruits(state, seat, alone_masters) + [journey[ends] for ends in journeys]
 
 
 # -- the turn ------------------------------------------------------------------------------------------------
-def _begin(state):
+def _begin(state: State) -> State:
     """Whose turn: the setup's rounds from the start seat, then play from the start seat clockwise; the game
     ends when no player has an action (R-4)."""
     if state.phase == SETUP and state.placed == state.seats * len(KINDS):
@@ -283,19 +283,21 @@ def _begin(state):
     return state
 
 
-def _next(state, event, **changes):
+def _next(state: State, event: Event, **changes: object) -> State:
     """The turn passes clockwise, once `event` (a public event) is recorded and `changes` are made."""
-    changes["to_act"] = (state.to_act + 1) % state.seats
+    to_act = state.to_act
+    assert to_act is not None  # a turn is under way
+    changes["to_act"] = (to_act + 1) % state.seats
     if state.phase == SETUP:
         changes["placed"] = state.placed + 1
     return _begin(evolve(state, history=state.history + (event,), **changes))
 
 
-def _over(state, rule, **changes):
+def _over(state: State, rule: str, **changes: object) -> State:
     return evolve(state, phase=OVER, to_act=None, end_rule=rule, **changes)
 
 
-def _place(state, seat, kind, v):
+def _place(state: State, seat: int, kind: str, v: int) -> State:
     k = KINDS.index(kind)
     board = _Board(state)
     board.set(v, k, (seat, None))
@@ -305,11 +307,11 @@ def _place(state, seat, kind, v):
         left = list(state.setup_left)
         left[seat] = tuple(x for x in left[seat] if x != kind)
         changes["setup_left"] = tuple(left)
-    event = {"type": "place", "seat": seat, "kind": kind, "village": v, "setup": state.phase == SETUP}
+    event: Event = {"type": "place", "seat": seat, "kind": kind, "village": v, "setup": state.phase == SETUP}
     return _next(state, event, **changes)
 
 
-def _recruit(state, seat, students):
+def _recruit(state: State, seat: int, students: list[tuple[str, int]]) -> State:
     board = _Board(state)
     for kind, v in students:
         k = KINDS.index(kind)
@@ -319,21 +321,22 @@ def _recruit(state, seat, students):
                  **board.changes())
 
 
-def journey(state, a, b):
+def journey(state: State, a: int, b: int) -> tuple[State, Event]:
     """The journey of every student in village `a` across the bridge to `b`: the strengths (counted once,
     before anyone moves), each traveller's fate in the order of KINDS (R-2), and the state after it, Stones
     included. The preview and the move itself are this one function."""
     src = village_tiles(state, a), village_masters(state, a)
     dst = village_tiles(state, b), village_masters(state, b)
     stronger = src > dst  # a tie on tiles goes to more masters, then to the destination
-    fates, board = [], _Board(state)
+    fates: list[JSON] = []
+    board = _Board(state)
     for k, kind in enumerate(KINDS):
         teacher, traveller = state.spaces[a][k]
         if traveller is None:
             continue
         board.set(a, k, (teacher, None))
         master, student = state.spaces[b][k]
-        sent = []
+        sent: list[int] = []
         if master is None:
             fate = "master"
             board.set(b, k, (traveller, None))
@@ -350,7 +353,7 @@ def journey(state, a, b):
             board.set(b, k, (traveller, None))
         if fate == "home":
             board.give(traveller, k, 1)
-        fates.append({"seat": traveller, "kind": kind, "fate": fate, "sent_home": sent})
+        fates.append({"seat": traveller, "kind": kind, "fate": fate, "sent_home": [*sent]})
     bridges = tuple(x for x in state.bridges if x != (min(a, b), max(a, b)))
     isolated = [v for v in (a, b) if v not in _links(bridges)]
     stones = list(state.stones)
@@ -358,12 +361,12 @@ def journey(state, a, b):
         stones[v] = True
     state = evolve(state, bridges=bridges, stones=tuple(stones), **board.changes())
     return state, {"from": a, "to": b, "strength": [src[0], dst[0]], "masters": [src[1], dst[1]],
-                   "stronger": "from" if stronger else "to", "travellers": fates, "stones": isolated}
+                   "stronger": "from" if stronger else "to", "travellers": fates, "stones": [*isolated]}
 
 
-def _journey(state, seat, a, b):
+def _journey(state: State, seat: int, a: int, b: int) -> State:
     state, outcome = journey(state, a, b)
-    event = {"type": "journey", "seat": seat, **outcome}
+    event: Event = {"type": "journey", "seat": seat, **outcome}
     if sum(not s for s in state.stones) <= 2:  # R-3: only two villages left without a Stone
         return _over(state, "R-3", history=state.history + (event,))
     return _next(state, event)
@@ -393,9 +396,9 @@ def prompt(state: State, seat: int) -> Prompt | None:
     return Prompt(CHOOSE, "choose_" + state.phase, tuple(map(_choice, actions)))
 
 
-def _choice(action):
+def _choice(action: Action) -> Choice:
     """Labels made of the game's words (see device/games/shangrila.py), a word per token."""
-    choose = action["choose"]
+    choose: Any = action["choose"]  # a listed action: one of ACTION_KEYS' shapes
     if "pass" in choose:
         return Choice("pass", action)
     if "place" in choose:
@@ -440,13 +443,14 @@ def apply(state: State, action: JSON) -> State:
     return _checked_journey(state, seat, choose["journey"])
 
 
-def _open(state, v):
+def _open(state: State, v: int) -> None:
     if state.stones[v]:
         raise refuse("stone", village=v + 1)
 
 
-def _apply_place(state, seat, kind, v):
-    k, v = _kind(kind), _village(v)
+def _apply_place(state: State, seat: int, kind: JSON, village: JSON) -> State:
+    k, v = _kind(kind), _village(village)
+    kind = KINDS[k]
     _open(state, v)
     if state.spaces[v][k] != EMPTY:
         raise refuse("space_taken", kind=word(kind), village=v + 1)
@@ -466,13 +470,15 @@ def _apply_place(state, seat, kind, v):
     return _place(state, seat, kind, v)
 
 
-def _checked_recruits(state, seat, students):
+def _checked_recruits(state: State, seat: int, students: JSON) -> list[tuple[str, int]]:
     if not isinstance(students, list) or not 1 <= len(students) <= 2 or not all(
             isinstance(s, list) and len(s) == 2 for s in students):
         raise refuse("recruit_shape")
-    checked = []
-    for kind, v in students:
-        k, v = _kind(kind), _village(v)
+    checked: list[tuple[str, int]] = []
+    for student in students:
+        named, village = cast(list[JSON], student)  # a list of two, checked above
+        k, v = _kind(named), _village(village)
+        kind = KINDS[k]
         _open(state, v)
         master, student = state.spaces[v][k]
         if master != seat:
@@ -487,7 +493,7 @@ def _checked_recruits(state, seat, students):
     return checked
 
 
-def _checked_journey(state, seat, ends):
+def _checked_journey(state: State, seat: int, ends: JSON) -> State:
     if not isinstance(ends, list) or len(ends) != 2:
         raise refuse("journey_shape")
     a, b = map(_village, ends)
@@ -517,7 +523,7 @@ def result(state: State) -> Result | None:
 def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """Everything is open: every viewer sees the same board."""
     check_viewer(viewer, state.seats)
-    journeys = [] if state.phase != PLAY else [
+    journeys = [] if state.phase != PLAY or state.to_act is None else [
         journey(state, a, b)[1] for a, b in _open_options(state, state.to_act)[2]]
     return {
         "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
