@@ -6,30 +6,16 @@ keeps the rest. Help-round cards and the Pol.Fer. round are secret picks; a cont
 give-back are secret decisions, seen by the controller and that traveller only until the end.
 """
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from . import biglietti_options as declared
 from . import picks as secret
 from .biglietti_options import ACCUSA, BIGLIETTO, CARDS, IMPARZIALE, NASCONDITI, NO, POLFER, SCUSA, YES
 from .options import resolve
-from .protocol import (
-    CHOOSE,
-    PUBLIC,
-    TERMINAL,
-    Choice,
-    Prompt,
-    check_seats,
-    check_viewer,
-    evolve,
-    is_seat,
-    line_kind,
-    refusals,
-    shown_seat,
-    words_of,
-)
-from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
+from .protocol import (CHOOSE, JSON, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Action, Actors, Choice, Message,
+                       Outcomes, Prompt, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, line_kind,
+                       refusals, shown_seat, words_of)
 from .protocol import refuse as shared
-from .protocol import PICK as PICK_PROMPT
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
@@ -51,29 +37,33 @@ CHECK, TICKET, HELP, VALUE, DISCARD, ELIMINATE, POLFER_ROUND, OVER = (
 # The four cases of a check
 HID_NO_TICKET, HID_TICKET, SHOWN_TICKET, HELP_ROUND = "hid_no_ticket", "hid_ticket", "ticket", "help"
 
+Record: TypeAlias = dict[str, Any]  # a public record of a turn, a half or the game's end (plain data)
+Button: TypeAlias = tuple[str, JSON] | None  # a fixed pad's button: (label, value), or unused
+
+
 class State(NamedTuple):
     seats: int
-    options: dict
+    options: dict[str, Any]  # checked by their schema (engine/rules/options.py)
     controller: int
-    line: tuple  # the travellers around the table, from the controller's left: the chain's ring (R-2)
+    line: tuple[int, ...]  # the travellers around the table, from the controller's left: the chain's ring (R-2)
     phase: str  # ANDATA or RITORNO
     step: str
     turn: int
     pile: int  # control cards left in the current half's pile
-    in_play: tuple  # traveller cards of each kind still in the game, in CARDS order
-    held: tuple  # per seat: the values of the control cards it holds, sorted (secret)
-    hiders: tuple  # travellers whose Nasconditi stands for the next check
+    in_play: tuple[int, ...]  # traveller cards of each kind still in the game, in CARDS order
+    held: tuple[tuple[int, ...], ...]  # per seat: the values of the control cards it holds, sorted (secret)
+    hiders: tuple[int, ...]  # travellers whose Nasconditi stands for the next check
     checked: int | None
     values_due: int  # VALUE: control-card values still to enter this turn
-    picks: "secret.Picks | None"
+    picks: secret.Picks | None
     retried: bool  # the Pol.Fer. round of this half has been taken again once
     holder: int | None  # the Pol.Fer. holder the last round found (secret until it matters)
-    winner: dict | None  # how the game was won, once over
-    turns: tuple  # one public record (a dict, never changed once replaced) per turn
-    halves: tuple  # the public record of each half's end
+    winner: Record | None  # how the game was won, once over
+    turns: tuple[Record, ...]  # one public record (a dict, never changed once replaced) per turn
+    halves: tuple[Record, ...]  # the public record of each half's end
 
 
-def _pile_size(seats):
+def _pile_size(seats: int) -> int:
     return TABLE[seats][-1] // 2
 
 
@@ -89,11 +79,11 @@ def setup(seats: JSON, options: JSON = None) -> State:
 
 
 # -- who may be checked ---------------------------------------------------------------------------------
-def travellers(state):
+def travellers(state: State) -> tuple[int, ...]:
     return tuple(sorted(state.line))
 
 
-def checkable(state):
+def checkable(state: State) -> tuple[int, ...]:
     """None hid → anyone; half or more of the travellers hid → only they; fewer → anyone but them."""
     everyone = travellers(state)
     if not state.hiders:
@@ -103,25 +93,25 @@ def checkable(state):
     return tuple(t for t in everyone if t not in state.hiders)
 
 
-def tickets(state):
+def tickets(state: State) -> int:
     return state.in_play[CARDS.index(BIGLIETTO)]
 
 
-def _has(state, card):
+def _has(state: State, card: str) -> bool:
     return state.in_play[CARDS.index(card)] > 0
 
 
-def points(state, seat):
+def points(state: State, seat: int) -> int:
     return sum(state.held[seat])
 
 
 # -- the turn record ------------------------------------------------------------------------------------
-def _record(state, **changes):
+def _record(state: State, **changes: object) -> State:
     """`state` with the current turn's public record updated (a new dict: states never share a changed one)."""
     return evolve(state, turns=state.turns[:-1] + ({**state.turns[-1], **changes},))
 
 
-def _check(state, seat):
+def _check(state: State, seat: int) -> State:
     hid = seat in state.hiders
     state = evolve(state, checked=seat, hiders=(), pile=state.pile - 1, step=TICKET)
     return evolve(state, turns=state.turns + ({
@@ -130,7 +120,7 @@ def _check(state, seat):
         "delivered": 0, "discarded": None, "eliminated": None, "tickets_left": None, "hiders": [], "exchange": []},))
 
 
-def _ticket(state, has_ticket):
+def _ticket(state: State, has_ticket: bool) -> State:
     hid = state.turns[-1]["hid"]
     case = (HID_TICKET if has_ticket else HID_NO_TICKET) if hid else (SHOWN_TICKET if has_ticket else HELP_ROUND)
     state = _record(state, ticket=has_ticket, case=case)
@@ -141,21 +131,21 @@ def _ticket(state, has_ticket):
         second = 1 if state.pile else 0
         return _deliver(evolve(state, pile=state.pile - second), 1 + second)
     state = _record(state, outcome="eliminated")
-    if case == HID_TICKET and state.held[state.checked]:
+    if case == HID_TICKET and state.held[_checked(state)]:
         return evolve(state, step=DISCARD)
     return _exchange(state)
 
 
-def _deliver(state, count):
+def _deliver(state: State, count: int) -> State:
     return evolve(_record(state, outcome="delivered"), step=VALUE, values_due=count)
 
 
-def ring_chain(state, checked, cards):
+def ring_chain(state: State, checked: int, cards: dict[int, JSON]) -> list[int]:
     """R-2: the travellers linked to `checked` through an unbroken run of Scusa and Imparziale, each way round
     the ring (the controller's seat skipped, or breaking it with the `table` option). Returns them nearest
     first, each seat once."""
     line, wraps = state.line, state.options["ring"] == "travellers"
-    at, linked = line.index(checked), []
+    at, linked = line.index(checked), cast(list[int], [])
     for way in (1, -1):
         for k in range(1, len(line)):
             index = at + way * k
@@ -168,14 +158,15 @@ def ring_chain(state, checked, cards):
     return linked
 
 
-def _reveal_help(state):
+def _reveal_help(state: State) -> State:
+    assert state.picks is not None  # the help round's picks, complete
     cards = state.picks.revealed()
     played = {card: list(cards.values()).count(card) for card in CARDS}
     over = [[card, played[card], n] for card, n in zip(CARDS, state.in_play) if played[card] > n]
     if over:  # someone pressed a card the game does not have that many of: the round is played again
         again = state.turns[-1]["again"] + [{"cards": [[s, cards[s]] for s in state.picks.seats], "over": over}]
         return evolve(_record(state, again=again), picks=secret.open_round(state.picks.seats))
-    chain = ring_chain(state, state.checked, cards)
+    chain = ring_chain(state, _checked(state), cards)
     counted = [s for s in chain if cards[s] == SCUSA]
     accusa = played[ACCUSA]
     hiders = tuple(s for s in state.picks.seats if cards[s] == NASCONDITI)
@@ -187,26 +178,33 @@ def _reveal_help(state):
     return _exchange(state) if spared else _deliver(state, 1)
 
 
-def _exchange(state):
+def _checked(state: State) -> int:
+    """The traveller being checked (there is one from the check to the turn's end)."""
+    assert state.checked is not None
+    return state.checked
+
+
+def _exchange(state: State) -> State:
     """The ring of one-card gifts among the travellers who did not hide this turn, from the checked one round
     the table (the box proposes the seat order; only the checked traveller may give the Pol.Fer.). In the
     Ritorno a help round is followed by the controller's elimination."""
-    at = state.line.index(state.checked)
+    checked = _checked(state)
+    at = state.line.index(checked)
     ring = [s for s in state.line[at:] + state.line[:at] if s not in state.hiders]
-    state = _record(state, exchange=ring + [state.checked])
+    state = _record(state, exchange=ring + [checked])
     if state.phase == RITORNO and state.turns[-1]["case"] == HELP_ROUND:
         return evolve(state, step=ELIMINATE)
     return _end_turn(state)
 
 
-def _with_hand(state, seat, hand):
+def _with_hand(state: State, seat: int, hand: Sequence[int]) -> State:
     held = list(state.held)
     held[seat] = tuple(sorted(hand))
     return evolve(state, held=tuple(held))
 
 
-def _value(state, value):
-    seat = state.checked
+def _value(state: State, value: int) -> State:
+    seat = _checked(state)
     state = evolve(_with_hand(state, seat, state.held[seat] + (value,)), values_due=state.values_due - 1)
     state = _record(state, delivered=state.turns[-1]["delivered"] + 1)
     if points(state, seat) >= TO_WIN[state.phase]:  # R-3: cumulative over both halves
@@ -214,22 +212,22 @@ def _value(state, value):
     return state if state.values_due else _exchange(state)
 
 
-def _discard(state, value):
+def _discard(state: State, value: int | None) -> State:
     if value is not None:
-        mine = list(state.held[state.checked])
+        mine = list(state.held[_checked(state)])
         mine.remove(value)
-        state = _with_hand(state, state.checked, mine)
+        state = _with_hand(state, _checked(state), mine)
     return _exchange(_record(state, discarded=value is not None))
 
 
-def _eliminate(state, card):
+def _eliminate(state: State, card: str) -> State:
     in_play = list(state.in_play)
     in_play[CARDS.index(card)] -= 1
     state = evolve(state, in_play=tuple(in_play))
     return _end_turn(_record(state, eliminated=card, tickets_left=tickets(state)))  # this turn's figure, kept
 
 
-def _end_turn(state):
+def _end_turn(state: State) -> State:
     state = evolve(state, checked=None, values_due=0)
     if state.pile:
         return evolve(state, step=CHECK, turn=state.turn + 1)
@@ -238,9 +236,10 @@ def _end_turn(state):
     return evolve(state, step=POLFER_ROUND, picks=secret.open_round(travellers(state)), retried=False)
 
 
-def _reveal_polfer(state):
+def _reveal_polfer(state: State) -> State:
     """R-6: the box learns the holder and shows nobody. Two or more claims cannot all be true: the round is
     taken once more, then no holder counts for this half."""
+    assert state.picks is not None  # the Pol.Fer. round's picks, complete
     claims = [s for s, card in state.picks.revealed().items() if card == POLFER]
     state = evolve(state, picks=None)
     if len(claims) > 1 and not state.retried:
@@ -249,12 +248,12 @@ def _reveal_polfer(state):
     return _end_half(state, claims[0] if len(claims) == 1 else None, "unclear" if len(claims) > 1 else "done")
 
 
-def without_cards(state, holder):
+def without_cards(state: State, holder: int | None) -> int:
     """R-4: travellers other than the holder that hold no control card now."""
     return sum(1 for t in travellers(state) if t != holder and not state.held[t])
 
 
-def _end_half(state, holder, how):
+def _end_half(state: State, holder: int | None, how: str) -> State:
     empty = without_cards(state, holder)
     wins = holder is not None and (empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state))
     record = {"half": state.phase, "round": "won" if wins else how}
@@ -270,7 +269,7 @@ def _end_half(state, holder, how):
                          "holder_left_out": holder is not None and points(state, holder) <= fewest})
 
 
-def _over(state, winner):
+def _over(state: State, winner: Record) -> State:
     return evolve(state, step=OVER, winner=winner, picks=None)
 
 
@@ -289,13 +288,13 @@ def chance_outcomes(state: State) -> Outcomes:
     return []  # the control cards stay physical: the controller tells their values
 
 
-def _pick_cards(state):
+def _pick_cards(state: State) -> list[str]:
     if state.step == POLFER_ROUND:
         return [POLFER, NONE]
     return [card for card in CARDS if _has(state, card)]
 
 
-def _choose_actions(state, seat):
+def _choose_actions(state: State, seat: int) -> list[Action]:
     if state.picks is not None or seat not in current_actors(state):
         return []
     if state.step == CHECK:
@@ -306,7 +305,7 @@ def _choose_actions(state, seat):
     if state.step == VALUE:
         return [{"seat": seat, "choose": {"value": v}} for v in VALUES]
     if state.step == DISCARD:
-        return [{"seat": seat, "choose": {"discard": v}} for v in sorted(set(state.held[seat])) + [None]]
+        return [{"seat": seat, "choose": {"discard": v}} for v in [*sorted(set(state.held[seat])), None]]
     played = {card for _, card in state.turns[-1]["cards"]}
     return [{"seat": seat, "choose": {"eliminate": card}} for card in CARDS if card in played]
 
@@ -321,9 +320,9 @@ def legal_actions(state: State, actor: int | str) -> list[Action]:
     return _choose_actions(state, actor)
 
 
-def _pad(seat, key, buttons):
+def _pad(seat: int, key: str, buttons: Sequence[Button]) -> tuple[Choice | None, ...]:
     """A fixed 8-button layout: per button None (unused) or (label, value), the value making a `key` line."""
-    def line(value):
+    def line(value: JSON) -> Action:
         return {"seat": seat, "pick": value} if key == "pick" else {"seat": seat, "choose": {key: value}}
     return tuple(b and Choice(b[0], line(b[1])) for b in buttons)
 
@@ -333,26 +332,27 @@ def prompt(state: State, seat: int) -> Prompt | None:
     secret values and its elimination; a cursor for the choice of a traveller to check (up to 11)."""
     if state.step == OVER or not is_seat(seat, state.seats) or seat not in current_actors(state):
         return None
-    cards = [(card, card) for card in CARDS] + [None, None]
+    cards: list[Button] = [*((card, card) for card in CARDS), None, None]
     if state.picks is not None:
         mine = state.picks.pick_of(seat)
-        buttons = cards if state.step == HELP else [None] * 5 + [(POLFER, POLFER), (NO, NONE), (YES, POLFER)]
+        buttons: list[Button] = cards if state.step == HELP else [
+            None, None, None, None, None, (POLFER, POLFER), (NO, NONE), (YES, POLFER)]
         choices = tuple(Choice(card, {"seat": seat, "pick": card}) for card in _pick_cards(state))
         return Prompt(PICK_PROMPT, "pick_" + state.step, choices, secret=True, pad=_pad(seat, "pick", buttons),
                       current=None if mine is None else {"seat": seat, "pick": mine})
     actions = _choose_actions(state, seat)
     key = STEP_KEY[state.step]
-    choices = tuple(Choice(_label(key, a["choose"][key]), a) for a in actions)
-    values = [(_label(key, v), v) for v in VALUES]
-    layouts: dict[str, list] = {TICKET: [(BIGLIETTO, True)] + [None] * 5 + [(NO, False), (YES, True)],
-                                VALUE: values + [None] * 3, DISCARD: values + [None, (NO, None), None],
-                                ELIMINATE: cards}
+    choices = tuple(Choice(_label(key, cast(dict[str, JSON], a["choose"])[key]), a) for a in actions)
+    values: list[Button] = [(_label(key, v), v) for v in VALUES]
+    layouts: dict[str, list[Button]] = {
+        TICKET: [(BIGLIETTO, True), None, None, None, None, None, (NO, False), (YES, True)],
+        VALUE: [*values, None, None, None], DISCARD: [*values, None, (NO, None), None], ELIMINATE: cards}
     layout = layouts.get(state.step)
     return Prompt(CHOOSE, "choose_" + key, choices, secret=state.step in (VALUE, DISCARD),
                   pad=_pad(seat, key, layout) if layout else None)
 
 
-def _label(key, value):
+def _label(key: str, value: JSON) -> str:
     """Text keys the presentation words: a seat, a yes/no, a value, a card."""
     if key == "check":
         return f"seat:{value}"
@@ -360,7 +360,7 @@ def _label(key, value):
         return "ticket_yes" if value else "ticket_no"
     if key in ("value", "discard"):
         return "keep_all" if value is None else f"value:{value}"
-    return value
+    return str(value)  # a card
 
 
 STEP_KEY = {CHECK: "check", TICKET: "ticket", VALUE: "value", DISCARD: "discard", ELIMINATE: "eliminate"}
@@ -379,7 +379,7 @@ def apply(state: State, action: JSON) -> State:
     return _apply_choice(state, seat, line["choose"])
 
 
-def _waiting_for(state):
+def _waiting_for(state: State) -> Message:
     """Who the table waits for, and for what (a message for a refusal)."""
     if state.step == HELP:
         return word("waiting_help", "refusal")
@@ -388,11 +388,11 @@ def _waiting_for(state):
     return word("waiting_step", "refusal", player=shown_seat(current_actors(state)[0]), what=_step_word(state))
 
 
-def _step_word(state):
+def _step_word(state: State) -> Message:
     return word(f"step_{STEP_KEY[state.step]}", "refusal")
 
 
-def _apply_pick(state, seat, card):
+def _apply_pick(state: State, seat: int, card: JSON) -> State:
     if state.picks is None:
         raise refuse("no_card_now", waiting=_waiting_for(state))
     if seat not in state.picks.seats:
@@ -402,17 +402,18 @@ def _apply_pick(state, seat, card):
     if state.step == POLFER_ROUND:
         if card not in (POLFER, NONE):
             raise refuse("polfer_answer", phase=word(state.phase), card=card)
-    elif card not in CARDS:
+    elif type(card) is not str or card not in CARDS:
         raise refuse("unknown_card", card=card, cards=", ".join(CARDS))
     elif not _has(state, card):
         raise refuse("card_eliminated", card=word(card, "phone"))
-    state = evolve(state, picks=secret.pick(state.picks, seat, card))
-    if not state.picks.is_complete:
+    picks = secret.pick(state.picks, seat, card)
+    state = evolve(state, picks=picks)
+    if not picks.is_complete:
         return state
     return _reveal_help(state) if state.step == HELP else _reveal_polfer(state)
 
 
-def _apply_choice(state, seat, choose):
+def _apply_choice(state: State, seat: int, choose: JSON) -> State:
     if state.picks is not None:
         raise refuse("nothing_to_decide", player=seat + 1, waiting=_waiting_for(state))
     actor, key = current_actors(state)[0], STEP_KEY[state.step]
@@ -431,7 +432,7 @@ def _apply_choice(state, seat, choose):
         return _ticket(state, value)
     if state.step == ELIMINATE:
         played = {card for _, card in state.turns[-1]["cards"]}
-        if value not in played:
+        if type(value) is not str or value not in played:
             raise refuse("not_played", card=value, played=", ".join(c for c in CARDS if c in played))
         return _eliminate(state, value)
     if state.step == DISCARD and value is None:
@@ -445,7 +446,7 @@ def _apply_choice(state, seat, choose):
     return _discard(state, value)
 
 
-def _checked_seat(state, value):
+def _checked_seat(state: State, value: JSON) -> int:
     if not is_seat(value, state.seats):
         raise shared("no_seat", player=shown_seat(value))
     if value == state.controller:
@@ -462,12 +463,12 @@ def _checked_seat(state, value):
 def result(state: State) -> Result | None:
     if state.step != OVER:
         return None
-    winners = cast(dict, state.winner)["winners"]  # set when the game is over
+    winners = cast(Record, state.winner)["winners"]  # set when the game is over
     # No one is marked a loser: the game has winners and everyone else (the log format's `[]`).
     return {"winners": list(winners), "losers": [], "draw": False}
 
 
-def _holder_shown(state):
+def _holder_shown(state: State) -> bool:
     """R-6: the holder is named only when it wins, or when leaving it out changed who won (R-9)."""
     w = state.winner
     return w is not None and (w["how"] == "polfer" or w.get("holder_left_out", False))
@@ -478,7 +479,9 @@ def view(state: State, viewer: Viewer = PUBLIC) -> View:
     own; everyone sees them once the game is over. Unrevealed picks: only their own seat's."""
     check_viewer(viewer, state.seats)
     over = state.step == OVER
-    shown = {
+    points_shown: list[int | None] = [None] * state.seats
+    hands: list[list[int] | None] = [None] * state.seats
+    shown: View = {
         "game": NAME, "seats": state.seats, "options": state.options, "over": over, "result": result(state),
         "phase": state.phase, "turn": state.turn, "cards_left": state.pile, "hiders": list(state.hiders),
         "checkable": list(checkable(state)) if state.step == CHECK else [],
@@ -489,21 +492,21 @@ def view(state: State, viewer: Viewer = PUBLIC) -> View:
         "held": [len(h) for h in state.held], "without_cards": without_cards(state, None),
         "picking": [], "locked": [], "turns": list(state.turns), "halves": list(state.halves),
         "winner": state.winner, "polfer": state.holder if _holder_shown(state) else None,
-        "points": [None] * state.seats, "hands": [None] * state.seats,
+        "points": points_shown, "hands": hands,
     }
     if state.picks is not None:
         shown.update(secret.view(state.picks, viewer))
     for seat in travellers(state):
         if over or viewer in (state.controller, seat):
-            shown["points"][seat] = points(state, seat)
-            shown["hands"][seat] = list(state.held[seat])
+            points_shown[seat] = points(state, seat)
+            hands[seat] = list(state.held[seat])
     return shown
 
 
 def public_lines(steps: Sequence[tuple[State, Action]]) -> list[Action]:
     """A log exported during a game: help-round cards once revealed; never a control card's value, a
     give-back or the Pol.Fer. round (only the controller and that traveller, or the holder, may know them)."""
-    def hidden(before, line):
+    def hidden(before: State, line: Action) -> bool:
         choose = line.get("choose")
         return before.step == POLFER_ROUND or (isinstance(choose, dict) and ("value" in choose or "discard" in choose))
     return secret.public_lines(steps, hidden)
