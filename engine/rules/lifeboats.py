@@ -4,30 +4,16 @@ Seats sit clockwise in seat order: clockwise is seat + 1, counter-clockwise seat
 the seat that owns them, the black boat last. Every vote is a secret pick; every open decision (a lane, a
 pawn's seat, the Captain's choice, a tie-break, which pawn leaves, a swim) is a "choose" line of one seat.
 """
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from . import lifeboats_options as declared
 from . import picks as secret
 from .lifeboats_options import BLACK, HAT, LANES, PAD_LABELS, PLAYER_COLOURS
 from .options import resolve
-from .protocol import (
-    CHOOSE,
-    PUBLIC,
-    TERMINAL,
-    Choice,
-    Prompt,
-    check_seats,
-    check_viewer,
-    evolve,
-    is_seat,
-    line_kind,
-    refusals,
-    shown_seat,
-    words_of,
-)
-from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
+from .protocol import (CHOOSE, JSON, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Action, Actors, Choice, Message,
+                       Outcomes, Prompt, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, line_kind,
+                       refusals, shown_seat, words_of)
 from .protocol import refuse as shared
-from .protocol import PICK as PICK_PROMPT
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
 refuse, word = refusals(NAME), words_of(NAME)
@@ -45,7 +31,12 @@ LANE, BLACK_LANE, PLACE, CAPTAIN, TIE, REMOVE, SWIM_FROM, SWIM_TO = (
     "lane", "black", "place", "captain", "tie", "remove", "swim_from", "swim_to")
 
 
-def sailors(seats):
+Pawn: TypeAlias = tuple[int, str]  # (seat, kind)
+Swimmer: TypeAlias = tuple[int, str, int]  # (seat, kind, the boat it left)
+Event: TypeAlias = dict[str, Any]  # what happened, as plain data
+
+
+def sailors(seats: int) -> int:
     return 5 if seats <= 4 else 4
 
 
@@ -53,43 +44,43 @@ class Boat(NamedTuple):
     lane: int | None  # 1–7, None until placed
     progress: int
     status: str
-    pawns: tuple  # (seat, kind), sorted by seat, officer before sailor
+    pawns: tuple[Pawn, ...]  # (seat, kind), sorted by seat, officer before sailor
     leaks: int
 
 
 class Vote(NamedTuple):
     kind: str  # LEAK, SPECIAL or MOVE
     boat: int | None  # SPECIAL: the boat whose pawns vote
-    options: tuple  # the colours it may give
-    voters: tuple
+    options: tuple[str, ...]  # the colours it may give
+    voters: tuple[int, ...]
 
 
 class Decision(NamedTuple):
     what: str
     seat: int
-    options: tuple  # colours, kinds, lanes, or (boat, kind) pairs
+    options: tuple[Any, ...]  # colours, kinds, lanes, or (boat, kind) pairs: by `what`
 
 
 class State(NamedTuple):
     seats: int
-    options: dict  # the resolved table options (never changed)
-    colours: tuple  # per seat
+    options: dict[str, Any]  # the resolved table options (never changed)
+    colours: tuple[str, ...]  # per seat
     start: int  # the start seat of this turn
     turn: int  # 0 during setup
     phase: str
-    boats: tuple  # Boat per seat, then the black boat
-    reserve: tuple  # per seat: (officers, sailors) still to place
-    hats: tuple
-    scores: tuple
-    fates: tuple  # per seat: (saved, drowned, sunk) pawns
+    boats: tuple[Boat, ...]  # Boat per seat, then the black boat
+    reserve: tuple[tuple[int, ...], ...]  # per seat: (officers, sailors) still to place
+    hats: tuple[int, ...]
+    scores: tuple[int, ...]
+    fates: tuple[tuple[int, ...], ...]  # per seat: (saved, drowned, sunk) pawns
     leaks_placed: int
-    picks: "secret.Picks | None"
+    picks: secret.Picks | None
     vote: Vote | None
     decision: Decision | None
-    swimmers: tuple  # (seat, kind, boat left) in the order they left
+    swimmers: tuple[Swimmer, ...]  # (seat, kind, boat left) in the order they left
     swim_at: int  # seats already asked in the swim-out round
-    arrivals: tuple  # boats in the order they reached an island
-    history: tuple  # what happened, as events (dicts, never changed once made)
+    arrivals: tuple[int, ...]  # boats in the order they reached an island
+    history: tuple[Event, ...]  # what happened, as events (dicts, never changed once made)
 
 
 def setup(seats: JSON, options: JSON = None) -> State:
@@ -110,44 +101,45 @@ def setup(seats: JSON, options: JSON = None) -> State:
 
 
 # -- names ----------------------------------------------------------------------------------------------
-def boat_colour(state, boat):
+def boat_colour(state: State, boat: int) -> str:
     return state.colours[boat] if boat < state.seats else BLACK
 
 
-def _boat_index(state, colour):
+def _boat_index(state: State, colour: JSON) -> int | None:
     if colour == BLACK:
         return state.seats
-    return state.colours.index(colour) if colour in state.colours else None
+    return state.colours.index(colour) if isinstance(colour, str) and colour in state.colours else None
 
 
-def _at_sea(state):
+def _at_sea(state: State) -> list[int]:
     return [b for b, boat in enumerate(state.boats) if boat.status == SEA and boat.lane is not None]
 
 
-def _free(state, boat):
+def _free(state: State, boat: int) -> int:
     b = state.boats[boat]
-    return state.options["boat_seats"] - len(b.pawns) - b.leaks
+    seats: int = state.options["boat_seats"]
+    return seats - len(b.pawns) - b.leaks
 
 
-def _clockwise(state, first):
+def _clockwise(state: State, first: int) -> list[int]:
     return [(first + i) % state.seats for i in range(state.seats)]
 
 
-def _event(state, event, **about):
+def _event(state: State, event: str, **about: object) -> State:
     return evolve(state, history=state.history + ({"type": event, "turn": state.turn, **about},))
 
 
-def _set_boat(state, boat, **changes):
+def _set_boat(state: State, boat: int, **changes: object) -> State:
     boats = list(state.boats)
     boats[boat] = evolve(boats[boat], **changes)
     return evolve(state, boats=tuple(boats))
 
 
-def _sorted_pawns(pawns):
+def _sorted_pawns(pawns: tuple[Pawn, ...]) -> tuple[Pawn, ...]:
     return tuple(sorted(pawns, key=lambda p: (p[0], KINDS.index(p[1]))))
 
 
-def _add_fate(state, seat, index, count=1):
+def _add_fate(state: State, seat: int, index: int, count: int = 1) -> State:
     fates = [list(f) for f in state.fates]
     fates[seat][index] += count
     return evolve(state, fates=tuple(map(tuple, fates)))
@@ -157,7 +149,7 @@ SAVED, DROWNED, SANK = range(3)
 
 
 # -- setup ----------------------------------------------------------------------------------------------
-def _next_setup(state):
+def _next_setup(state: State) -> State:
     """The next setup decision: each seat's boat from the start seat clockwise, the black boat, then one pawn
     at a time clockwise; once all are placed, the first turn."""
     free = tuple(lane for lane in range(1, LANES + 1) if lane not in {b.lane for b in state.boats})
@@ -175,7 +167,7 @@ def _next_setup(state):
     return evolve(state, decision=Decision(PLACE, seat, tuple((b, k) for b in spaces for k in kinds)))
 
 
-def _place(state, seat, boat, kind):
+def _place(state: State, seat: int, boat: int, kind: str) -> State:
     reserve = list(state.reserve)
     reserve[seat] = tuple(n - (k == kind) for k, n in zip(KINDS, reserve[seat]))
     state = _set_boat(state, boat, pawns=_sorted_pawns(state.boats[boat].pawns + ((seat, kind),)))
@@ -183,16 +175,17 @@ def _place(state, seat, boat, kind):
 
 
 # -- the turn -------------------------------------------------------------------------------------------
-def _begin_turn(state):
+def _begin_turn(state: State) -> State:
     state = evolve(state, phase=LEAK)
     if state.leaks_placed >= LEAKS:  # R-4: the leak tokens have run out
         return _open_vote(_event(state, "no_leaks"), MOVE)
     return _open_vote(state, LEAK)
 
 
-def _open_vote(state, kind, boat=None):
+def _open_vote(state: State, kind: str, boat: int | None = None) -> State:
     """A vote, unless it has only one possible outcome (R-7): then the box applies that outcome."""
     if kind == SPECIAL:
+        assert boat is not None  # the special vote is about a full boat
         voters = tuple(sorted({s for s, _ in state.boats[boat].pawns}))
         options = tuple(state.colours[s] for s in voters)
     else:
@@ -207,14 +200,14 @@ def _open_vote(state, kind, boat=None):
     return evolve(state, vote=vote, picks=secret.open_round(voters))
 
 
-def _colour_or_none(state, boat):
+def _colour_or_none(state: State, boat: int | None) -> str | None:
     return None if boat is None else boat_colour(state, boat)
 
 
-def weights(state, vote):
+def weights(state: State, vote: Vote) -> dict[int, int]:
     """Votes each voter casts: one in a leak or move vote; in the special vote 2 per officer and 1 per
     sailor it has in that boat."""
-    if vote.kind != SPECIAL:
+    if vote.kind != SPECIAL or vote.boat is None:
         return {s: 1 for s in vote.voters}
     counted = {s: 0 for s in vote.voters}
     for seat, kind in state.boats[vote.boat].pawns:
@@ -222,16 +215,16 @@ def weights(state, vote):
     return counted
 
 
-def count(chosen, weight):
+def count(chosen: dict[int, JSON], weight: dict[int, int]) -> tuple[list[int], dict[str, int], tuple[str, Any]]:
     """The reveal of a vote: `chosen` maps voter -> colour or the hat. Returns (hats, tally, result) where
     result is ("captain", seat), ("again", None), ("tie", colours) or ("majority", colour). A sole hat
     makes its wearer Captain even when it is the only voter (R-5); two or more hats do not count; hats from
     every voter of two or more mean the vote is taken again."""
     hats = [s for s, c in chosen.items() if c == HAT]
-    tally: dict = {}
+    tally: dict[str, int] = {}
     for seat, colour in chosen.items():
         if colour != HAT:
-            tally[colour] = tally.get(colour, 0) + weight[seat]
+            tally[str(colour)] = tally.get(str(colour), 0) + weight[seat]
     if len(hats) == 1:
         return hats, tally, ("captain", hats[0])
     if not tally:
@@ -241,7 +234,8 @@ def count(chosen, weight):
     return hats, tally, ("tie", tied) if len(tied) > 1 else ("majority", tied[0])
 
 
-def _reveal(state):
+def _reveal(state: State) -> State:
+    assert state.vote is not None and state.picks is not None  # a vote, its picks complete
     vote, chosen = state.vote, state.picks.revealed()
     weight = weights(state, vote)
     hats, tally, (how, detail) = count(chosen, weight)
@@ -261,29 +255,42 @@ def _reveal(state):
     return _outcome(state, vote, detail)
 
 
-def _outcome(state, vote, colour):
+def _outcome(state: State, vote: Vote, colour: str) -> State:
     """The vote gave `colour`."""
     state = evolve(state, vote=None, decision=None, picks=None)
     if vote.kind == MOVE:
-        return _move(state, _boat_index(state, colour))
+        return _move(state, _boat_of(state, colour))
     if vote.kind == LEAK:
-        boat = _boat_index(state, colour)
+        boat = _boat_of(state, colour)
         if _free(state, boat):
             return _end_phase(_leak(state, boat), MOVE)
         return _open_vote(_event(state, "full", boat=colour), SPECIAL, boat)
-    seat = state.colours.index(colour)
-    kinds = [k for k in (SAILOR, OFFICER) if (seat, k) in state.boats[vote.boat].pawns]
+    seat, boat = state.colours.index(colour), _voted_boat(vote)
+    kinds = [k for k in (SAILOR, OFFICER) if (seat, k) in state.boats[boat].pawns]
     if len(kinds) > 1:  # R-3: the owner chooses; a sailor is offered first
         return evolve(state, vote=vote, decision=Decision(REMOVE, seat, tuple(kinds)))
-    return _remove(state, vote.boat, seat, kinds[0], auto=True)
+    return _remove(state, boat, seat, kinds[0], auto=True)
 
 
-def _leak(state, boat):
+def _boat_of(state: State, colour: str) -> int:
+    """The boat of a colour a vote gave (one of the vote's options: a boat there is)."""
+    boat = _boat_index(state, colour)
+    assert boat is not None
+    return boat
+
+
+def _voted_boat(vote: Vote) -> int:
+    """The full boat a special vote is about."""
+    assert vote.boat is not None
+    return vote.boat
+
+
+def _leak(state: State, boat: int) -> State:
     state = _set_boat(state, boat, leaks=state.boats[boat].leaks + 1)
     return _event(evolve(state, leaks_placed=state.leaks_placed + 1), "leak", boat=boat_colour(state, boat))
 
 
-def _remove(state, boat, seat, kind, auto=False):
+def _remove(state: State, boat: int, seat: int, kind: str, auto: bool = False) -> State:
     """The losing colour's pawn goes overboard (and is lost); the leak takes its seat."""
     pawns = list(state.boats[boat].pawns)
     pawns.remove((seat, kind))
@@ -293,11 +300,11 @@ def _remove(state, boat, seat, kind, auto=False):
     return _end_phase(_leak(state, boat), MOVE)
 
 
-def _move(state, boat):
+def _move(state: State, boat: int) -> State:
     b = state.boats[boat]
     state = _set_boat(state, boat, progress=b.progress + 1)
     state = _event(state, "move", boat=boat_colour(state, boat), progress=b.progress + 1)
-    if b.progress + 1 < state.options["moves_to_island"]:
+    if b.progress + 1 < state.options["moves_to_island"] or b.lane is None:
         return _end_phase(state, SWIM)
     island = state.options["lanes"][b.lane - 1]
     values = dict(zip(KINDS, state.options["islands"][island]))
@@ -312,7 +319,7 @@ def _move(state, boat):
     return _end_phase(state, SWIM)
 
 
-def _end_phase(state, following):
+def _end_phase(state: State, following: str | None) -> State:
     """After every phase a boat with more leaks than pawns sinks with all aboard; then the game ends when no
     boat is at sea, or goes on to `following`."""
     for boat in _at_sea(state):
@@ -335,18 +342,18 @@ def _end_phase(state, following):
 
 
 # -- the swim -------------------------------------------------------------------------------------------
-def _swim_outs(state, seat):
+def _swim_outs(state: State, seat: int) -> tuple[tuple[int, str], ...]:
     """(boat, kind) pairs `seat` may take out: its pawns at sea, in boats nobody has left yet this turn."""
     left = {boat for _, _, boat in state.swimmers}
     return tuple((b, k) for b in _at_sea(state) if b not in left
                  for k in KINDS if (seat, k) in state.boats[b].pawns)
 
 
-def _swim_ins(state, boat_left):
+def _swim_ins(state: State, boat_left: int) -> tuple[int, ...]:
     return tuple(b for b in _at_sea(state) if b != boat_left and _free(state, b) > 0)
 
 
-def _next_swim_out(state):
+def _next_swim_out(state: State) -> State:
     """From the start seat clockwise, each seat takes one pawn out; a seat with none it may take skips; a
     single possible choice is made by the box (R-7). Then the swimmers board."""
     while state.swim_at < state.seats:
@@ -361,7 +368,7 @@ def _next_swim_out(state):
     return _next_swim_in(state)
 
 
-def _swim_out(state, seat, boat, kind, auto=False):
+def _swim_out(state: State, seat: int, boat: int, kind: str, auto: bool = False) -> State:
     pawns = list(state.boats[boat].pawns)
     pawns.remove((seat, kind))
     state = _set_boat(state, boat, pawns=tuple(pawns))
@@ -369,7 +376,7 @@ def _swim_out(state, seat, boat, kind, auto=False):
     return _event(state, "swim_out", seat=seat, kind=kind, boat=boat_colour(state, boat), auto=auto)
 
 
-def _next_swim_in(state):
+def _next_swim_in(state: State) -> State:
     """From the last to leave, counter-clockwise, each swimmer boards a different boat with a free seat; with
     none it drowns; with one the box boards it (R-7)."""
     while state.swimmers:
@@ -385,7 +392,7 @@ def _next_swim_in(state):
     return _end_phase(state, None)
 
 
-def _swim_in(state, boat, auto=False):
+def _swim_in(state: State, boat: int, auto: bool = False) -> State:
     seat, kind, left = state.swimmers[-1]
     state = _set_boat(state, boat, pawns=_sorted_pawns(state.boats[boat].pawns + ((seat, kind),)))
     state = evolve(state, swimmers=state.swimmers[:-1], decision=None)
@@ -407,12 +414,13 @@ def chance_outcomes(state: State) -> Outcomes:
     return []  # Lifeboats has no randomness
 
 
-def _vote_picks(state, seat):
+def _vote_picks(state: State, seat: int) -> list[str]:
+    assert state.vote is not None  # asked while a vote is open
     options = set(state.vote.options) | ({HAT} if state.hats[seat] else set())
     return [p for p in PAD if p in options]
 
 
-def _choose_actions(state, seat):
+def _choose_actions(state: State, seat: int) -> list[Action]:
     d = state.decision
     if d is None or d.seat != seat:
         return []
@@ -461,14 +469,16 @@ def prompt(state: State, seat: int) -> Prompt | None:
     return Prompt(CHOOSE, "choose_" + state.decision.what, tuple(map(_choice, actions)))
 
 
-def _choice(action):
+def _choice(action: Action) -> Choice:
     """An open choice, labelled with text keys the presentation words (a colour, a kind, a lane)."""
-    choose = action["choose"]
+    choose: Any = action["choose"]  # a listed action: one of DECISION_KEYS' shapes
     if "lane" in choose:
         return Choice(f"lane_{choose['lane']}", action)
     if "pawn" in choose:
         return Choice(choose["pawn"], action, choose.get("board", choose.get("swim_from")))
     return Choice(next(iter(choose.values())), action)
+
+
 DECISION_KEYS = {LANE: {"lane"}, BLACK_LANE: {"lane", "boat"}, PLACE: {"board", "pawn"}, CAPTAIN: {"captain"},
                  TIE: {"tie"}, REMOVE: {"remove"}, SWIM_FROM: {"swim_from", "pawn"}, SWIM_TO: {"swim_to"}}
 
@@ -486,28 +496,29 @@ def apply(state: State, action: JSON) -> State:
     return _apply_choice(state, seat, line["choose"])
 
 
-def _apply_vote(state, seat, pick):
-    if pick not in PAD:
+def _apply_vote(state: State, seat: int, pick: JSON) -> State:
+    if type(pick) is not str or pick not in PAD:
         raise refuse("unknown_vote", pick=pick)
-    if state.picks is None:
+    if state.picks is None or state.vote is None:
         raise refuse("no_vote")
     vote = state.vote
-    if seat not in state.picks.seats:
-        raise refuse("not_aboard", player=seat + 1, boat=_boat_word(state, vote.boat))
+    if seat not in state.picks.seats:  # only a special vote leaves seats out: those with no pawn aboard
+        raise refuse("not_aboard", player=seat + 1, boat=_boat_word(state, _voted_boat(vote)))
     if pick == HAT:
         if not state.hats[seat]:
             raise refuse("no_hat", player=seat + 1)
     elif pick not in vote.options:
         if vote.kind == SPECIAL:
-            raise refuse("colour_not_aboard", colour=word(pick, "phone"), boat=_boat_word(state, vote.boat))
+            raise refuse("colour_not_aboard", colour=word(pick, "phone"), boat=_boat_word(state, _voted_boat(vote)))
         if _boat_index(state, pick) is None:
             raise refuse("no_such_boat", boat=word(f"boat_of:{pick}", "phone"))
         raise refuse("not_at_sea", boat=word(f"boat_of:{pick}", "phone"))
-    state = evolve(state, picks=secret.pick(state.picks, seat, pick))
-    return _reveal(state) if state.picks.is_complete else state
+    picks = secret.pick(state.picks, seat, pick)
+    state = evolve(state, picks=picks)
+    return _reveal(state) if picks.is_complete else state
 
 
-def _apply_choice(state, seat, choose):
+def _apply_choice(state: State, seat: int, choose: JSON) -> State:
     d = state.decision
     if state.picks is not None or d is None:
         raise refuse("voting_now", player=seat + 1)
@@ -520,21 +531,23 @@ def _apply_choice(state, seat, choose):
         return _choose_lane(state, d, choose)
     if d.what in (CAPTAIN, TIE):
         colour = choose[d.what]
-        if colour not in d.options:
+        if type(colour) is not str or colour not in d.options:
             raise refuse("choose_colour", colours=", ".join(d.options), colour=colour)
         state = _event(state, d.what, seat=seat, outcome=colour)
+        assert state.vote is not None  # a Captain or a tie-break settles the open vote
         return _outcome(state, state.vote, colour)
     if d.what == REMOVE:
         kind = choose["remove"]
-        if kind not in d.options:
-            raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind),
-                         boat=_boat_word(state, state.vote.boat))
-        return _remove(state, state.vote.boat, seat, kind)
+        assert state.vote is not None  # the pawn to remove is the special vote's
+        boat = _voted_boat(state.vote)
+        if type(kind) is not str or kind not in d.options:
+            raise refuse("no_pawn_there", player=seat + 1, pawn=_pawn_word(kind), boat=_boat_word(state, boat))
+        return _remove(state, boat, seat, kind)
     if d.what == SWIM_TO:
         return _choose_swim_to(state, choose["swim_to"])
     boat = _known_boat(state, choose["board" if d.what == PLACE else "swim_from"])
     kind = choose["pawn"]
-    if kind not in KINDS:
+    if type(kind) is not str or kind not in KINDS:
         raise refuse("unknown_pawn", pawn=kind)
     if d.what == PLACE:
         if not state.reserve[seat][KINDS.index(kind)]:
@@ -549,16 +562,16 @@ def _apply_choice(state, seat, choose):
     return _next_swim_out(evolve(_swim_out(state, seat, boat, kind), swim_at=state.swim_at + 1))
 
 
-def _pawn_word(kind):
+def _pawn_word(kind: JSON) -> Message | str:
     return word(kind, "phone") if kind in KINDS else repr(kind)
 
 
-def _boat_word(state, boat):
+def _boat_word(state: State, boat: int) -> Message:
     """A boat's colour agreeing with "barca" ("la barca rossa"), for a refusal."""
     return word(f"boat_of:{boat_colour(state, boat)}", "phone")
 
 
-def _known_boat(state, colour):
+def _known_boat(state: State, colour: JSON) -> int:
     boat = _boat_index(state, colour) if isinstance(colour, str) else None
     if boat is None:
         raise (refuse("no_such_boat", boat=word(f"boat_of:{colour}", "phone")) if colour in BOAT_COLOURS else
@@ -566,7 +579,7 @@ def _known_boat(state, colour):
     return boat
 
 
-def _choose_lane(state, d, choose):
+def _choose_lane(state: State, d: Decision, choose: dict[str, JSON]) -> State:
     lane = choose["lane"]
     if d.what == BLACK_LANE and choose["boat"] != BLACK:
         raise refuse("black_now", black=BLACK)
@@ -579,7 +592,7 @@ def _choose_lane(state, d, choose):
     return _next_setup(_set_boat(state, boat, lane=lane))
 
 
-def _choose_swim_to(state, colour):
+def _choose_swim_to(state: State, colour: JSON) -> State:
     boat = _known_boat(state, colour)
     left = state.swimmers[-1][2]
     if boat == left:  # R-8: it would drown; the box refuses
@@ -609,13 +622,13 @@ def result(state: State) -> Result | None:
     return {"winners": tied, "losers": [], "draw": len(tied) == state.seats > 1}
 
 
-def _boat_view(state, boat):
+def _boat_view(state: State, boat: int) -> dict[str, JSON]:
     b = state.boats[boat]
     return {"lane": b.lane, "progress": b.progress, "status": b.status, "pawns": [list(p) for p in b.pawns],
             "leaks": b.leaks}
 
 
-def _decision_view(state):
+def _decision_view(state: State) -> dict[str, JSON] | None:
     d = state.decision
     if d is None:
         return None
@@ -625,7 +638,7 @@ def _decision_view(state):
 def view(state: State, viewer: Viewer = PUBLIC) -> View:
     """What `viewer` may see: everything but the votes not yet revealed (each seat sees its own)."""
     check_viewer(viewer, state.seats)
-    shown = {
+    shown: View = {
         "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
         "result": result(state), "phase": state.phase, "start": state.start, "turn": state.turn,
         "colours": list(state.colours),
