@@ -119,7 +119,8 @@ def legal_actions(state: State, actor: int | str) -> list[Action]:
 
 
 # Each seat's pick of each card, made once and shared by every list of legal actions (never changed once made).
-PICK_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(tuple({"seat": seat, "pick": card} for card in CARDS) for seat in range(SEATS[1]))
+PICK_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"seat": seat, "pick": card} for card in CARDS) for seat in range(SEATS[1]))
 
 
 PROMPT_TITLES = {PICK: "pick_card", SPUNTO_PICK: "pick_replacement"}

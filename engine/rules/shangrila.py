@@ -246,8 +246,9 @@ RECRUITED: tuple[tuple[tuple[JSON, ...], ...], ...] = tuple(
 RECRUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple({"seat": seat, "choose": {"recruit": [RECRUITED[seat][k][v]]}} for v in VILLAGES)
           for k in range(len(KINDS))) for seat in range(SEATS[1]))
-JOURNEY: tuple[dict[Bridge, Action], ...] = tuple({(v, w): {"seat": seat, "choose": {"journey": [v, w]}} for a, b in BRIDGES for v, w in ((a, b), (b, a))}
-                for seat in range(SEATS[1]))
+JOURNEY: tuple[dict[Bridge, Action], ...] = tuple(
+    {(v, w): {"seat": seat, "choose": {"journey": [v, w]}} for a, b in BRIDGES for v, w in ((a, b), (b, a))}
+    for seat in range(SEATS[1]))
 
 
 def _has_action(state: State, seat: int) -> bool:
