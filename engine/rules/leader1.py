@@ -7,40 +7,16 @@ and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 """
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from . import leader1_options as declared
-from .leader1_die import (
-    FREE,
-    MAX_PAID,
-    TERRAINS,
-    TYPES,
-    cobble_effect,
-    free_spaces,
-    is_puncture,
-    move_cost,
-    risk_succeeds,
-)
+from .leader1_die import (FREE, MAX_PAID, TERRAINS, TYPES, Face, cobble_effect, free_spaces, is_puncture, move_cost,
+                          risk_succeeds)
 from .leader1_options import MAX_CHASES, TILE_VALUES
 from .options import resolve
-from .protocol import (
-    CHANCE,
-    CHOOSE,
-    PUBLIC,
-    TERMINAL,
-    Choice,
-    Prompt,
-    Rejected,
-    check_seats,
-    check_viewer,
-    evolve,
-    is_seat,
-    last_answer,
-    refusals,
-    shown_seat,
-    words_of,
-)
-from .protocol import JSON, Action, Actors, Outcomes, Result, View, Viewer
+from .protocol import (CHANCE, CHOOSE, JSON, PUBLIC, TERMINAL, Action, Actors, Choice, Message, Outcomes, Prompt,
+                       Rejected, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, last_answer,
+                       refusals, shown_seat, words_of)
 from .protocol import refuse as shared
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
@@ -63,6 +39,8 @@ QUALITY, LINEUP, BREAKAWAY_MOVES, ATTACKS, REGROUP, CHASE, ROLL, CATCH, DROPPED,
     "qualities", "lineup", "fuga", "scatti", "gruppo", "inseguimento", "lancio", "ripresa", "staccati",
     "ultimi", "forature", "over")
 MOVE_PHASES = (BREAKAWAY_MOVES, ATTACKS, DROPPED, LAST)
+Record: TypeAlias = dict[str, Any]  # what happened, a confirmed move, the peloton's move: plain data
+Sums: TypeAlias = dict[str, Any]  # what a complete move means: free and paid spaces, cost, recovery, risks
 
 
 class Rider(NamedTuple):
@@ -94,8 +72,8 @@ class Form(NamedTuple):
     weather: str = "sereno"
     climb: int = 0
     climb_spaces: int = 0
-    damaged: tuple = ()
-    cobbles: tuple = ()
+    damaged: tuple[int, ...] = ()
+    cobbles: tuple[int, ...] = ()
     feed: bool = False
     finish: bool = False
     bonus: bool = False
@@ -113,32 +91,32 @@ class Tile(NamedTuple):
 
 class State(NamedTuple):
     seats: int
-    die: tuple
-    opts: dict
+    die: tuple[Face, ...]
+    opts: dict[str, Any]  # checked by their schema (engine/rules/options.py)
     stage: int
     turn: int
     phase: str
-    riders: tuple
-    chases: tuple
-    streak: tuple  # chases in a row per team
-    order: tuple  # the team tokens, the leading team first
-    queue: tuple  # teams (or riders, for punctures) still to act in a phase taken in turn
-    forms: tuple  # per seat: the move being entered, or None
-    due: tuple | None  # the chance outcome due: ("d12", why) or ("supply", rider)
-    pending: dict | None  # a move confirmed and waiting for its risk rolls
+    riders: tuple[Rider, ...]
+    chases: tuple[int, ...]
+    streak: tuple[int, ...]  # chases in a row per team
+    order: tuple[int, ...]  # the team tokens, the leading team first
+    queue: tuple[int, ...]  # teams (or riders, for punctures) still to act in a phase taken in turn
+    forms: tuple[Form | None, ...]  # per seat: the move being entered, or None
+    due: tuple[str, Any] | None  # the chance outcome due: ("d12", why) or ("supply", riders)
+    pending: Record | None  # a move confirmed and waiting for its risk rolls
     roll: int | None  # the last d12 face
     rolls: int  # d12 rolls so far
-    chased: tuple  # teams that announced a chase this turn
+    chased: tuple[int, ...]  # teams that announced a chase this turn
     red: bool  # the peloton rolled the red 4 this turn
-    peloton: dict | None  # the peloton's last move
-    race: tuple  # riders in the order they moved this turn
-    finish_order: tuple  # riders in the order they crossed this stage's line
-    tiles: tuple
-    decks: tuple  # supply tiles left per colour
+    peloton: Record | None  # the peloton's last move
+    race: tuple[int, ...]  # riders in the order they moved this turn
+    finish_order: tuple[int, ...]  # riders in the order they crossed this stage's line
+    tiles: tuple[Tile, ...]
+    decks: tuple[tuple[int, ...], ...]  # supply tiles left per colour
     draws: int
-    events: tuple  # what happened, newest last
-    stages_done: tuple  # per stage: riders in finishing order
-    belly: tuple = ()  # riders in the belly when the peloton phase began: only they may be dropped (p. 3 §3)
+    events: tuple[Record, ...]  # what happened, newest last
+    stages_done: tuple[tuple[int, ...], ...]  # per stage: riders in finishing order
+    belly: tuple[int, ...] = ()  # riders in the belly when the peloton phase began: only they may be dropped
 
 
 def setup(seats: JSON, options: JSON = None) -> State:
@@ -160,25 +138,25 @@ def setup(seats: JSON, options: JSON = None) -> State:
 
 
 # -- small helpers ----------------------------------------------------------------------------------------------
-def _index(state, seat, kind):
+def _index(state: State, seat: int, kind: JSON) -> int:
     for i, r in enumerate(state.riders):
         if r.seat == seat and r.kind == kind:
             return i
-    return None
+    raise AssertionError(f"no {kind} in team {seat}: a listed line names a rider of the team")
 
 
-def _set(state, i, **changes):
+def _set(state: State, i: int, **changes: object) -> State:
     return evolve(state, riders=_riders_with(state, i, **changes))
 
 
-def _riders_with(state, i, **changes):
+def _riders_with(state: State, i: int, **changes: object) -> tuple[Rider, ...]:
     """The riders, rider `i` with `changes`."""
     riders = list(state.riders)
     riders[i] = evolve(riders[i], **changes)
     return tuple(riders)
 
 
-def _event(state, kind, changes=None, **about):
+def _event(state: State, kind: str, changes: dict[str, object] | None = None, **about: object) -> State:
     """Record what happened (the last 40 things: the phones' history and the OLED's pages), with `changes` to
     the state in the same copy; `id` counts every event of the game, so a page keeps its key when older events
     drop off."""
@@ -187,16 +165,16 @@ def _event(state, kind, changes=None, **about):
                   **(changes or {}))
 
 
-def _ref(rider):
+def _ref(rider: Rider) -> list[JSON]:
     return [rider.seat, rider.kind]
 
 
-def _racing(rider):
+def _racing(rider: Rider) -> bool:
     return rider.place not in OFF_ROAD
 
 
 # -- the course of a turn -----------------------------------------------------------------------------------------
-def _is_due(r, phase, turn):
+def _is_due(r: Rider, phase: str, turn: int) -> bool:
     """Whether rider `r` moves in move phase `phase` of turn `turn` and has not yet."""
     if r.moved or r.skip == turn or r.place in OFF_ROAD:
         return False
@@ -209,13 +187,13 @@ def _is_due(r, phase, turn):
     return r.place == TESTA  # ATTACKS: the head of the peloton may break away
 
 
-def _due_riders(state, phase, seat=None):
+def _due_riders(state: State, phase: str, seat: int | None = None) -> list[int]:
     """Riders that move in a move phase and have not yet (of `seat`'s team, if given)."""
     t = state.turn
     return [i for i, r in enumerate(state.riders) if (seat is None or r.seat == seat) and _is_due(r, phase, t)]
 
 
-def _movers(state):
+def _movers(state: State) -> tuple[int, ...]:
     """The teams that may act in a move phase: those entering a move or with a rider still to move (this is
     asked on every action)."""
     if state.phase == ATTACKS:
@@ -225,11 +203,11 @@ def _movers(state):
 
 
 @last_answer  # one pass over the riders; a move's fields change the forms, not the riders
-def _due_teams(riders, phase, turn):
+def _due_teams(riders: tuple[Rider, ...], phase: str, turn: int) -> frozenset[int]:
     return frozenset([r.seat for r in riders if _is_due(r, phase, turn)])
 
 
-def _advance(state):
+def _advance(state: State) -> State:
     """Move the turn on until someone has something to do."""
     while True:
         if state.phase == OVER or state.due is not None:
@@ -243,7 +221,7 @@ def _advance(state):
         state = _next_phase(state)
 
 
-def _next_phase(state):
+def _next_phase(state: State) -> State:
     phase = state.phase
     if phase == QUALITY:
         return _start_stage(state)
@@ -275,11 +253,11 @@ def _next_phase(state):
     raise AssertionError(phase)
 
 
-def _has(state, seat, places):
+def _has(state: State, seat: int, places: tuple[str, ...]) -> bool:
     return any(r.seat == seat and r.place in places for r in state.riders)
 
 
-def _start_stage(state):
+def _start_stage(state: State) -> State:
     """Every rider lines up in the peloton, team by team from the leading token."""
     state = _event(state, "stage", stage=state.stage)
     state = evolve(state, phase=LINEUP, turn=0, queue=tuple(s for s in state.order if _has(state, s, (PANCIA,))))
@@ -290,7 +268,7 @@ def _start_stage(state):
     return state
 
 
-def _start_turn(state):
+def _start_turn(state: State) -> State:
     turn = state.turn + 1
     riders = tuple(evolve(r, moved=False) for r in state.riders)
     state = evolve(state, turn=turn, riders=riders, chased=(), red=False, race=(), queue=(),
@@ -298,7 +276,7 @@ def _start_turn(state):
     return _event(state, "turn", n=turn)
 
 
-def _race_order(state):
+def _race_order(state: State) -> list[int]:
     """Who rolls for a puncture, in race order as far as the box knows it: riders on the road ahead in the
     order they moved this turn, then the peloton by team token (head before belly), then those behind in the
     order they moved, then those just dropped. Riders off the road after a crash do not roll."""
@@ -346,7 +324,7 @@ def secret_draw(state: State) -> tuple[int, ...] | None:
     return None
 
 
-def _apply_chance(state, action):
+def _apply_chance(state: State, action: Action) -> State:
     keys = set(action)
     if keys != {"chance", "outcome"}:
         raise refuse("chance_keys", keys=sorted(keys))
@@ -369,12 +347,12 @@ def _apply_chance(state, action):
     return _advance(_risk_roll(state, face))
 
 
-def _draw_tile(state, riders, value):
+def _draw_tile(state: State, riders: tuple[int, ...], value: JSON) -> State:
     i = riders[0]
     rider = state.riders[i]
     colour = TYPES.index(rider.kind)
     deck = list(state.decks[colour])
-    if value not in deck:
+    if type(value) is not int or value not in deck:
         raise refuse("no_tile_left", value=value, kind=rider.kind)
     deck.remove(value)
     if not deck:  # a deck used up is shuffled again from its full set
@@ -389,12 +367,14 @@ def _draw_tile(state, riders, value):
 
 
 # -- the peloton ----------------------------------------------------------------------------------------------------
-def _peloton_moves(state, face):
+def _peloton_moves(state: State, face: Face) -> State:
     value, _ = face
+    assert state.peloton is not None  # the terrain was chosen before the roll
     start = state.peloton["from"]
     in_peloton = [i for i, r in enumerate(state.riders) if r.place in PELOTON]
     move = value + bool(state.chased) + (not in_peloton)
-    paid, dropped = [], []
+    paid: list[JSON] = []
+    dropped: list[JSON] = []
     for i in in_peloton:
         r = state.riders[i]
         cost = (move >= 5) + (r.place == TESTA) + (r.kind == "passista" and start == "montagna")
@@ -412,7 +392,7 @@ def _peloton_moves(state, face):
                   paid=paid, dropped=dropped, red=red)
 
 
-def _puncture_roll(state, face):
+def _puncture_roll(state: State, face: Face) -> State:
     i = state.queue[0]
     rider = state.riders[i]
     punctured = is_puncture(face)
@@ -425,7 +405,7 @@ def _puncture_roll(state, face):
     return state
 
 
-def _punctured(state, i):
+def _punctured(state: State, i: int) -> State:
     """A punctured rider plays last next turn without the draft; in the peloton it drops behind it."""
     rider = state.riders[i]
     nxt = state.turn + 1
@@ -435,34 +415,35 @@ def _punctured(state, i):
 
 
 # -- a move -----------------------------------------------------------------------------------------------------------
-def _quality_bonus(quality, form):
+def _quality_bonus(quality: str | None, form: Form) -> bool:
     return (quality == "discesista" and form.start == "discesa") or (quality == "velocista" and form.sprint)
 
 
-def _may_draft(state, rider, form):
+def _may_draft(state: State, rider: Rider, form: Form) -> bool:
     return not form.breakaway and rider.no_draft != state.turn
 
 
-def reckon(state, form):
+def reckon(state: State, form: Form) -> Sums:
     """What a complete form means: free and paid spaces, cost, recovery, the risks it runs (a dict of the
     caller's own)."""
     rider = state.riders[form.rider]
     return _copied(_sums(form, rider.kind, rider.quality))
 
 
-def _copied(sums):
+def _copied(sums: Sums) -> Sums:
     """Sums kept for a form, as a dict of the caller's own."""
     return {**sums, "risks": list(sums["risks"])}
 
 
 @lru_cache(maxsize=256)  # every list of a move's choices asks whether it may go, and a tile added changes no sum
-def _sums(form, kind, quality):
+def _sums(form: Form, kind: str, quality: str | None) -> Sums:
+    assert form.start is not None and form.spaces is not None  # a complete form
     free = free_spaces(form.start, kind, draft=form.draft, bonus=_quality_bonus(quality, form))
     wind = WIND.get(form.weather, 0)
     if wind > 0 and form.draft:
         wind = 0  # head wind costs only a rider without the draft
     paid, cost, recovered = move_cost(form.spaces, free, blocked=form.blocked, wind=wind)
-    risks = []
+    risks: list[str] = []
     if form.climb:
         # The climb's spaces close the move when it starts below the climb, and open it when it starts on it.
         on_climb = (max(0, form.climb_spaces - free) if form.start == "montagna"
@@ -482,7 +463,7 @@ def _sums(form, kind, quality):
     return {"free": free, "paid": paid, "cost": cost, "recovered": recovered, "risks": tuple(risks), "need": need}
 
 
-def _reckoned(state, form):
+def _reckoned(state: State, form: Form) -> tuple[Sums | None, Message | None]:
     """(the sums kept for a complete form or None, why it cannot go or None). Every list of a move's choices asks
     whether it may go: the sums are read, not copied (a view copies them)."""
     rider = state.riders[form.rider]
@@ -498,23 +479,25 @@ def _reckoned(state, form):
     return sums, word("costs", "refusal", cost=sums["cost"], kind=rider.kind, energy=rider.energy)
 
 
-def _go_refusal(state, form):
+def _go_refusal(state: State, form: Form) -> Message | None:
     """Why a complete form cannot go, or None."""
     return _reckoned(state, form)[1]
 
 
-def _min_spaces(form):
+def _min_spaces(form: Form) -> int:
     return LEAVE_PELOTON if form.breakaway else 1
 
 
-def _max_spaces(state, form):
+def _max_spaces(state: State, form: Form) -> int:
     rider = state.riders[form.rider]
+    assert form.start is not None  # the start terrain comes first
     return free_spaces(form.start, rider.kind, draft=True, bonus=True) + MAX_PAID
 
 
-def _form_lines(state, seat):
+def _form_lines(state: State, seat: int) -> list[Action]:
     """The lines a team entering a move may take now, in prompt order."""
     form, mine = state.forms[seat], LINES[seat]
+    assert form is not None  # asked of a team entering a move
     rider = state.riders[form.rider]
     if form.start is None:
         return [*mine["from"], *mine["back"]]
@@ -542,7 +525,7 @@ def _form_lines(state, seat):
     return lines
 
 
-def _but(lines, i):
+def _but(lines: tuple[Action, ...], i: int) -> tuple[Action, ...]:
     """`lines` without the one at `i` (the value the form already has), if there is one."""
     return lines[:i] + lines[i + 1:] if 0 <= i < len(lines) else lines
 
@@ -552,22 +535,23 @@ def _but(lines, i):
 MOST_SPACES = max(map(max, FREE.values())) + 2 + MAX_PAID  # the draft and a quality's bonus add a space each
 NUMBERS = range(MOST_SPACES + 1)
 TOGGLE = (False, True)
-LISTED = {"from": TERRAINS, "spaces": NUMBERS, "go": (True,), "draft": TOGGLE, "sprint": TOGGLE, "weather": WEATHER,
-          "blocked": NUMBERS, "climb": range(5), "climb_spaces": NUMBERS, "road": NUMBERS, "feed": TOGGLE,
-          "ahead": TOGGLE, "bonus": TOGGLE, "finish": TOGGLE, "back": (True,), "chase": (True, False),
-          "roll": TERRAINS}
+LISTED: dict[str, Sequence[JSON]] = {
+    "from": TERRAINS, "spaces": NUMBERS, "go": (True,), "draft": TOGGLE, "sprint": TOGGLE, "weather": WEATHER,
+    "blocked": NUMBERS, "climb": range(5), "climb_spaces": NUMBERS, "road": NUMBERS, "feed": TOGGLE,
+    "ahead": TOGGLE, "bonus": TOGGLE, "finish": TOGGLE, "back": (True,), "chase": (True, False), "roll": TERRAINS}
 
 
 # Each seat's lines choosing each key as each of its LISTED values: made once and shared by every list of legal
 # actions (never changed once made); LINES[seat][key] is a tuple of lines.
-LINES = tuple({key: tuple({"seat": seat, "choose": {key: value}} for value in values) for key, values in LISTED.items()}
-              for seat in range(SEATS[1]))
+LINES: tuple[dict[str, tuple[Action, ...]], ...] = tuple(
+    {key: tuple({"seat": seat, "choose": {key: value}} for value in values) for key, values in LISTED.items()}
+    for seat in range(SEATS[1]))
 
 
 RESTATABLE = ("draft", "sprint", "weather", "blocked", "climb", "climb_spaces", "feed", "ahead", "bonus", "finish")
 
 
-def _restates(state, seat, key, value):
+def _restates(state: State, seat: int, key: str, value: JSON) -> bool:
     """A move field set to the value it already has ({"weather": "sereno"}, {"climb_spaces": 4} when the climb
     already covers the 4 spaces, {"draft": false} for a rider who may not draft): it breaks no rule and changes
     nothing, so it is accepted as it is."""
@@ -578,8 +562,10 @@ def _restates(state, seat, key, value):
     return type(current) is type(value) and current == value
 
 
-def _apply_form(state, seat, key, value):
+def _apply_form(state: State, seat: int, key: str, value: Any) -> State:
+    """A field of the move being entered (`value` as the listed line has it)."""
     form = state.forms[seat]
+    assert form is not None  # a team entering a move
     if key == "back":
         return _set_form(state, seat, None)
     if key == "from":
@@ -606,15 +592,16 @@ def _apply_form(state, seat, key, value):
     return _set_form(state, seat, evolve(form, **{key: value}))
 
 
-def _set_form(state, seat, form):
+def _set_form(state: State, seat: int, form: Form | None) -> State:
     forms = list(state.forms)
     forms[seat] = form
     return evolve(state, forms=tuple(forms))
 
 
-def _go(state, seat):
+def _go(state: State, seat: int) -> State:
     """The move is confirmed: its risks are rolled (if any), then it is paid and recorded."""
     form = state.forms[seat]
+    assert form is not None  # a listed "go": a complete form
     sums = reckon(state, form)
     state = _set_form(state, seat, None)
     pending = {"form": form, "sums": sums, "risks": sums["risks"], "failed": False, "crash": False,
@@ -622,14 +609,16 @@ def _go(state, seat):
     return _next_risk(evolve(state, pending=pending))
 
 
-def _next_risk(state):
+def _next_risk(state: State) -> State:
     p = state.pending
+    assert p is not None  # a confirmed move
     if p["risks"] and not p["crash"] and not p["puncture"]:
         return evolve(state, due=("d12", p["risks"][0]))
     return _settle(evolve(state, pending=None), p)
 
 
-def _risk_roll(state, face):
+def _risk_roll(state: State, face: Face) -> State:
+    assert state.pending is not None  # a risk of the confirmed move was rolled
     p = dict(state.pending)
     kind, p["risks"] = p["risks"][0], p["risks"][1:]
     i = p["form"].rider
@@ -651,13 +640,13 @@ def _risk_roll(state, face):
     return _next_risk(evolve(state, pending=p))
 
 
-def _settle(state, p):
+def _settle(state: State, p: Record) -> State:
     form, sums = p["form"], p["sums"]
     i = form.rider
     rider = state.riders[i]
     cost = sums["cost"] * (2 if p["failed"] else 1)
     energy = rider.energy - cost + sums["recovered"]
-    changes = {"energy": energy, "moved": True}
+    changes: dict[str, object] = {"energy": energy, "moved": True}
     if form.breakaway or (form.ahead and rider.place == STACCATO):
         changes["place"] = FUGA
     if p["crash"]:
@@ -680,7 +669,7 @@ def _settle(state, p):
     return state
 
 
-def _heat(state, i):
+def _heat(state: State, i: int) -> State:
     """Heat: the rider's team reveals one of its supply tiles held by the box (the rider's colour first) and
     the rider takes its energy. With tiles on the table the players do it themselves."""
     rider = state.riders[i]
@@ -691,18 +680,18 @@ def _heat(state, i):
     return _use_tile(state, held[0], i, "heat")
 
 
-def _use_tile(state, n, i, why):
+def _use_tile(state: State, n: int, i: int, why: str) -> State:
     """The box's tile n, used by rider i: it leaves the team's hand."""
     return _gain(evolve(state, tiles=state.tiles[:n] + state.tiles[n + 1:]), i, state.tiles[n].value, why)
 
 
-def _gain(state, i, value, why):
+def _gain(state: State, i: int, value: int, why: str) -> State:
     rider = state.riders[i]
     return _event(state, "supply_used", {"riders": _riders_with(state, i, energy=rider.energy + value)},
                   rider=_ref(rider), value=value, why=why)
 
 
-def _finish(state, indices):
+def _finish(state: State, indices: list[int]) -> State:
     for i in indices:
         state = _set(state, i, place=ARRIVATO, finished=state.turn)
         state = _event(state, "finish", rider=_ref(state.riders[i]), place=len(state.finish_order) + 1)
@@ -712,7 +701,7 @@ def _finish(state, indices):
     return _end_stage(state)
 
 
-def _end_stage(state):
+def _end_stage(state: State) -> State:
     """Turns behind the stage winner (winner −2, 2nd −1, −1 per bonus line) into the general classification;
     in a stage race a rider more than 22 turns behind the leader is out, and the next stage starts."""
     order = state.finish_order
@@ -746,19 +735,19 @@ def _end_stage(state):
 
 # -- the actions ---------------------------------------------------------------------------------------------------
 @last_answer
-def _lines(state, seat):
+def _lines(state: State, seat: int | str) -> tuple[Action, ...]:
     """Every line `seat` may take now, in prompt order (a tuple: it is remembered)."""
     return tuple(_listed_lines(state, seat))
 
 
-def _each(seat, values):
+def _each(seat: int, values: Sequence[Any]) -> list[Action]:
     """`seat`'s lines choosing each of `values` (choose objects made for this list)."""
     return [{"seat": seat, "choose": choose} for choose in values]
 
 
-def _listed_lines(state, seat):
+def _listed_lines(state: State, seat: int | str) -> list[Action]:
     phase = state.phase
-    if phase == OVER or state.due is not None or seat not in current_actors(state):
+    if phase == OVER or state.due is not None or not isinstance(seat, int) or seat not in current_actors(state):
         return []
     if phase == QUALITY:
         mine = [r for r in state.riders if r.seat == seat]
@@ -794,18 +783,18 @@ def _listed_lines(state, seat):
     return []
 
 
-def _supply_lines(state, seat):
+def _supply_lines(state: State, seat: int) -> list[Action]:
     """Supply tiles the team may add now: held by the box (their values are the team's secret), or entered
     from the table's tiles."""
     tiles = _tiles_for(seat, tuple([r.kind for r in state.riders if r.seat == seat and _racing(r)]))
     if state.opts["supply"] == "table":
         return list(tiles)
     held = {(t.kind, t.value) for t in state.tiles if t.seat == seat}
-    return [line for line in tiles if tuple(line["choose"]["supply"]) in held]
+    return [line for line in tiles if tuple(cast(Any, line["choose"])["supply"]) in held]
 
 
 @lru_cache(maxsize=64)  # a team's riders still racing: the same few all game, and every action lists them
-def _tiles_for(seat, kinds):
+def _tiles_for(seat: int, kinds: tuple[str, ...]) -> tuple[Action, ...]:
     """`seat`'s supply lines of a tile of each value for each rider of `kinds`, made once and shared."""
     return tuple({"seat": seat, "choose": {"supply": [kind, v]}} for kind in kinds for v in TILE_VALUES)
 
@@ -839,7 +828,7 @@ def apply(state: State, action: JSON) -> State:
     return _advance(_apply_choice(state, seat, key, value))
 
 
-def _unlisted(state, seat, choose):
+def _unlisted(state: State, seat: int, choose: JSON) -> State:
     """A line of a seat the rules do not list now (every line listed passes these checks): accepted unchanged
     when it restates a move's field, else refused with the first reason that applies."""
     if not isinstance(choose, dict) or len(choose) != 1:
@@ -854,12 +843,12 @@ def _unlisted(state, seat, choose):
     raise Rejected(_refusal(state, seat, key, value))
 
 
-def _waiting_for(state):
+def _waiting_for(state: State) -> Message:
     teams = current_actors(state)
     return word("waiting_for", "refusal", teams=", ".join(str(shown_seat(s)) for s in teams), n=len(teams))
 
 
-def _refusal(state, seat, key, value):
+def _refusal(state: State, seat: int, key: str, value: JSON) -> Message:
     """A clear reason for a choice the rules do not allow now (a refusal message)."""
     form = state.forms[seat] if state.phase in MOVE_PHASES else None
     reason = word("not_now", "refusal")
@@ -885,7 +874,8 @@ def _refusal(state, seat, key, value):
     return reason
 
 
-def _apply_choice(state, seat, key, value):
+def _apply_choice(state: State, seat: int, key: str, value: Any) -> State:
+    """A listed line's choice (`value` as the listed line has it)."""
     phase = state.phase
     if key == "supply":
         kind, v = value
@@ -917,7 +907,7 @@ def _apply_choice(state, seat, key, value):
         if value is None:
             return evolve(state, queue=state.queue[1:])
         i = _index(state, seat, value[0])
-        changes = {"place": value[1]}
+        changes: dict[str, object] = {"place": value[1]}
         if value[1] == STACCATO:
             changes["dropped"] = state.turn
         return _event(state, "place", {"riders": _riders_with(state, i, **changes)}, rider=[seat, value[0]],
@@ -977,10 +967,11 @@ def prompt(state: State, seat: int) -> Prompt | None:
     return Prompt(CHOOSE, title, made, secret=state.opts["supply"] == "box", keys=keys)
 
 
-def _choice(action):
+def _choice(action: Action) -> Choice:
     """A choice labelled with text keys the presentation words: `key:value`, grouped where the pad's cursor
     first picks a group (a field of the move, a rider, a supply tile)."""
-    (key, value), = action["choose"].items()
+    choose: Any = action["choose"]  # a listed line: one key and its value
+    (key, value), = choose.items()
     if key == "supply":
         return Choice(f"{key}:{value[1]}", action, f"tile:{value[0]}")
     if key in ("quality", "place") and value is not None:
@@ -992,7 +983,7 @@ def _choice(action):
     return Choice(f"{key}:{_word(value)}", action)
 
 
-def _word(value):
+def _word(value: JSON) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -1008,21 +999,22 @@ def result(state: State) -> Result | None:
     return {"winners": [winner.seat], "losers": [], "draw": False}
 
 
-def _rider_view(state, rider, viewer):
+def _rider_view(state: State, rider: Rider, viewer: Viewer) -> dict[str, JSON]:
     held = [t for t in state.tiles if t.seat == rider.seat and t.kind == rider.kind]
-    shown = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
+    shown: dict[str, JSON] = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
              "risks": rider.risks, "place": rider.place, "gc": rider.gc,
              "crashed": rider.skip > 0 and rider.skip >= state.turn,
              "punctured": rider.last > 0 and (rider.last > state.turn
                                               or (rider.last == state.turn and not rider.moved)),
              "tiles": len(held)}
     if viewer == rider.seat:
-        shown["tile_values"] = sorted(t.value for t in held)
+        shown["tile_values"] = [*sorted(t.value for t in held)]
     return shown
 
 
-def _form_view(state, form):
-    shown = {"rider": _ref(state.riders[form.rider]), **{k: v for k, v in form._asdict().items() if k != "rider"}}
+def _form_view(state: State, form: Form) -> dict[str, object]:
+    shown: dict[str, object] = {"rider": _ref(state.riders[form.rider]),
+                                **{k: v for k, v in form._asdict().items() if k != "rider"}}
     shown["damaged"], shown["cobbles"] = list(form.damaged), list(form.cobbles)
     if form.spaces is not None:
         sums, refused = _reckoned(state, form)
@@ -1059,7 +1051,8 @@ def public_lines(steps: Sequence[tuple[State, Action]]) -> list[Action]:
     before, line = steps[-1]
     final = apply(before, line)
     hidden = {t.draw for t in final.tiles}
-    kept, draws = [], 0
+    kept: list[Action] = []
+    draws = 0
     for _, line in steps:
         if line.get("chance") == "supply":
             draws += 1

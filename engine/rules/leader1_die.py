@@ -1,15 +1,20 @@
 """Leader 1's coloured d12 and its energy tables, as data (rules/leader1.md R-1, R-2): what a face is, what a
 roll means on each rung of the risk ladder, and what a move costs."""
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TypeAlias, cast
 
-from .protocol import refusals
+from .protocol import JSON, refusals
+
+Face: TypeAlias = tuple[int, str]  # a face of the d12: its value and its colour
 
 refuse = refusals("leader1")
 
 VALUES = (3, 4, 5)
 COLOURS = ("plain", "red", "orange", "blue")
 # R-1: the default face table; a table may give its own (the `die` option).
-DEFAULT_DIE = ((3, "plain"),) * 4 + ((4, "plain"), (4, "red"), (4, "orange"), (4, "blue")) + ((5, "plain"),) * 4
+DEFAULT_DIE: tuple[Face, ...] = (
+    ((3, "plain"),) * 4 + ((4, "plain"), (4, "red"), (4, "orange"), (4, "blue")) + ((5, "plain"),) * 4)
 
 TYPES = ("passista", "leader", "scalatore")
 TERRAINS = ("pianura", "collina", "montagna", "discesa")
@@ -19,18 +24,18 @@ COST = (0, 1, 3, 5, 8, 11, 15)  # energy for 0–6 paid spaces (fig. 12)
 MAX_PAID = len(COST) - 1
 
 
-def check_die(value, seats=None):
+def check_die(value: list[JSON], seats: int | None = None) -> list[JSON]:
     """The `die` option: 12 faces as [value, colour], with the faces punctures and the 3rd risk rung need."""
     if len(value) != 12:
         raise refuse("die_faces", n=len(value))
-    faces = []
+    faces: list[Face] = []
     for n, face in enumerate(value, start=1):
         if (not isinstance(face, list) or len(face) != 2 or face[0] not in VALUES or isinstance(face[0], bool)
                 or face[1] not in COLOURS):
             raise refuse("die_face", face=n, colours=", ".join(COLOURS), value=face)
         if face[1] != "plain" and face[0] != 4:
             raise refuse("die_colour", face=n)
-        faces.append((face[0], face[1]))
+        faces.append((cast(int, face[0]), face[1]))
     if (4, "red") not in faces:
         raise refuse("die_red")
     if (4, "orange") not in faces and (4, "blue") not in faces:
@@ -38,7 +43,7 @@ def check_die(value, seats=None):
     return value
 
 
-def risk_succeeds(face, rung):
+def risk_succeeds(face: Face, rung: int) -> bool:
     """The risk ladder: the 1st risk succeeds on more than 3, the 2nd on more than 4, the 3rd and later only
     on an orange or blue 4. `rung` counts from 1."""
     value, colour = face
@@ -49,7 +54,7 @@ def risk_succeeds(face, rung):
     return value == 4 and colour in ("orange", "blue")
 
 
-def cobble_effect(face):
+def cobble_effect(face: Face) -> str | None:
     """One roll on a damaged cobble space: a crash on an orange or blue 4, a puncture on the red 4."""
     value, colour = face
     if value == 4 and colour in ("orange", "blue"):
@@ -59,21 +64,21 @@ def cobble_effect(face):
     return None
 
 
-def is_puncture(face):
+def is_puncture(face: Face) -> bool:
     return tuple(face) == (4, "red")
 
 
-def success_rate(die, rung):
+def success_rate(die: Sequence[Face], rung: int) -> Fraction:
     """The exact chance that a risk on `rung` succeeds with this die."""
     return Fraction(sum(risk_succeeds(face, rung) for face in die), len(die))
 
 
-def free_spaces(terrain, rider_type, *, draft=False, bonus=False):
+def free_spaces(terrain: str, rider_type: str, *, draft: bool = False, bonus: bool = False) -> int:
     """R-2 free spaces, +1 with the draft, +1 for a quality that applies (discesista, velocista)."""
     return FREE[terrain][TYPES.index(rider_type)] + draft + bonus
 
 
-def move_cost(spaces, free, *, blocked=0, wind=0):
+def move_cost(spaces: int, free: int, *, blocked: int = 0, wind: int = 0) -> tuple[int, int, int]:
     """(paid spaces, energy it costs, energy recovered) of a move of `spaces` with `free` free spaces:
     +1 per occupied space crossed on a blocked road, `wind` added (head wind) or taken off (tail wind,
     never below nothing); unused free spaces give back 1 each."""
