@@ -153,8 +153,11 @@ class HostMenu:
             else:
                 self.table.end_game()
                 self.open("setup")
-        except Rejected:
-            self.message = text(self.lang, "nothing_to_undo")
+        except Rejected as e:
+            if e.code == "game_sealed":  # said until OK: the table must know why its undo did nothing
+                self.mode, self.message = "failed", text(self.lang, "game_sealed")
+            else:
+                self.message = text(self.lang, "nothing_to_undo")
         return True
 
     def _value_label(self, key, value):

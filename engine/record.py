@@ -86,7 +86,7 @@ class GameRecord:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo_points)
+        return bool(self._undo_points) and not self.is_over
 
     @property
     def is_over(self) -> bool:
@@ -99,6 +99,8 @@ class GameRecord:
     def check(self, line: JSON) -> Any:
         """The state `line` would lead to; raises Rejected and changes nothing."""
         if line == UNDO:
+            if self.is_over:  # its seed is public: reopened, every draw to come could be computed
+                raise refuse("game_sealed")
             if not self._undo_points:
                 raise refuse("nothing_to_undo")
             return self.state_after(self._undo_points[-1])

@@ -421,3 +421,13 @@ def test_the_box_carries_no_mock_only_api_the_virtual_box_is_an_adapter_beside_i
     assert not hasattr(box.pads, "last") and virtual(box).box is box
     box.table.new_game("ponte", 3)
     assert virtual(box).press(seat=0, button=1) == {"seat": 0, "button": 1, "status": "applied"}
+
+
+def test_undo_of_a_finished_game_on_the_host_panel_says_why_it_is_refused(make_box):
+    from tests.test_table import finished
+    box = make_box()
+    finished(box.table)
+    host(box, "undo")
+    assert host(box, "ok")["message"] == "Partita finita: non si annulla più. Nuova partita dal menu"
+    assert box.display.screen.lines == ("Partita finita: non", "si annulla più. Nuova", "partita dal menu", "OK: torna")
+    assert box.table.view()["over"]

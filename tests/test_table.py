@@ -9,7 +9,7 @@ import pytest
 from engine.chance import commitment
 
 from engine.journal import Journal, JournalError
-from engine.replay import replay
+from engine.replay import LogError, replay
 from engine.rules import Rejected, ponte
 from engine.table import Table
 from tests.conftest import held_round, press
@@ -356,3 +356,34 @@ def test_the_history_lists_every_game_with_its_start_its_state_and_its_result(tm
     kept = table.history()
     table.close()
     assert Table(Journal(str(tmp_path / "journal.db"))).history() == kept  # kept across a restart
+
+
+def finished(table, seats=3, seed=3):
+    """`table` playing Ponte to its end by random legal picks."""
+    table.new_game("ponte", seats)
+    rng = random.Random(seed)
+    while not table.view()["over"]:
+        seat = rng.choice(table.view()["picking"])
+        table.act(rng.choice(table.legal_actions(seat)))
+    return table
+
+
+def test_a_finished_game_is_sealed_undo_is_refused_and_changes_nothing(table, tmp_path):
+    """Defect: undo after the end reopened a game whose seed every phone had seen, so every draw to come could
+    be computed. A game over is sealed; the host starts a new one."""
+    finished(table)
+    assert "seed" in table.view()["chance"] and not table.can_undo
+    before, rows = table.version, journal_rows(tmp_path / "journal.sqlite3")
+    with pytest.raises(Rejected, match="the game is over and its draws' seed is revealed") as refused:
+        table.undo()
+    assert refused.value.code == "game_sealed"
+    with pytest.raises(Rejected):
+        table.act({"host": "undo"})
+    assert table.version == before and journal_rows(tmp_path / "journal.sqlite3") == rows
+    assert table.view()["over"]
+
+
+def test_a_log_that_undoes_after_the_end_does_not_replay(table):
+    log = finished(table).export()
+    with pytest.raises(LogError, match=f"line {len(log.splitlines()) + 1}: the game is over"):
+        replay(log + json.dumps({"host": "undo"}) + "\n")
