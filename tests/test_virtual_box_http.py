@@ -105,8 +105,11 @@ def test_holding_menu_on_the_virtual_box_asks_to_power_off(client, box):
     assert box.display.screen.lines[:2] == ("Qui un box vero si", "spegnerebbe: è la")
 
 
-def test_a_press_that_is_not_json_is_400(client):
+def test_a_press_that_is_not_json_is_refused(client):
     response = client.post("/box/press", data="seat=1", content_type="text/plain")
+    assert response.status_code == 415  # a text/plain POST is what another site's page may send unasked
+    assert "must be JSON" in response.get_json()["error"]
+    response = client.post("/box/press", data="seat=1", content_type="application/json")
     assert response.status_code == 400
     assert "send a JSON object" in response.get_json()["error"]
 

@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 from engine.claims import ClaimRefused
 from engine.journal import StorageError
 
-from . import api, host, pages, seat, virtual_box
+from . import api, host, pages, same_origin, seat, virtual_box
 from .streams import Changes
 from .texts import word
 from .viewers import language
@@ -19,6 +19,7 @@ def create_app(box, *, virtual=None):
     app.config.update(BOX=box, VIRTUAL=virtual)
     app.json.sort_keys = False
     init_app(app, box)
+    same_origin.init_app(app)
     for blueprint in (pages.bp, api.bp, seat.bp, host.bp):
         app.register_blueprint(blueprint)
     if virtual is not None:  # mock mode
