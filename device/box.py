@@ -93,7 +93,8 @@ class Box:
             outcome = self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
         finally:
             self._pressing = False
-        self.sound("refused" if outcome["status"] == "rejected" else "tick")
+        # A refused secret press ticks like any other: the buzzer is public (docs/architecture.md)
+        self.sound("refused" if outcome["status"] == "rejected" and not outcome.get("secret") else "tick")
         if self._revealed:
             self.sound("reveal")
         return outcome
@@ -212,6 +213,7 @@ class Box:
         with self._input():
             mark = self.presenter.mark()
             self.overlay = None
+            asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
             try:
                 outcome = {"seat": seat, **about, "status": act()}
                 if outcome["status"] == "moved":
@@ -225,8 +227,14 @@ class Box:
                 # The reason, worded where it is read: the OLED's language here, the phone's by the web side.
                 outcome = {"seat": seat, **about, "status": "rejected", "code": e.code,
                            "error": render(self.lang, e.message), "refusal": e}
-                self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
-                self.overlay = screens.refused(outcome["error"])
+                if asked is not None and asked.secret:
+                    # The OLED is public: a refused secret press shows nothing (its reason, the button, even
+                    # that it was refused could tell what the seat holds or picked); the seat reads it alone.
+                    outcome["secret"] = True
+                    self.notice = None
+                else:
+                    self.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
+                    self.overlay = screens.refused(outcome["error"])
             return outcome
 
     def has_phone(self, seat):

@@ -88,20 +88,34 @@ def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
     assert box.display.screen.title == "Fine partita"
 
 
-def test_a_rejected_pick_changes_nothing_and_says_so_naming_no_card(make_box, tmp_path):
+def test_a_refused_secret_pick_changes_nothing_shows_the_table_nothing_and_ticks_like_any_press(make_box):
+    """Defect: a refused secret press put "G1: Non valido" and its reason on the OLED and played the refusal buzz:
+    the table learnt which card a seat no longer holds. The OLED and the buzzer are public; the reason goes to
+    the seat alone (the press's answer: its phone, the virtual box's finger)."""
     box = make_box()
+    heard = []
+    box.sounds.play = heard.append
     box.table.new_game("ponte", 3)
     for seat, card in enumerate(["salto_atletico", "scatto_repentino", "vertigini"]):
         pick(box, seat, card)
-    version = box.table.version
-    outcome = pick(box, 0, "salto_atletico")
-    assert outcome["status"] == "rejected"
+    version, frame = box.table.version, render(box.display.screen).tobytes()
+    heard.clear()
+    outcome = pick(box, 0, "salto_atletico")  # played in the first match: no longer in the hand
+    assert outcome["status"] == "rejected" and outcome["secret"]
     assert (outcome["code"], outcome["error"]) == ("not_held", "il giocatore 1 non ha quella carta")
     assert box.table.version == version
-    assert box.display.screen.title == "G1: Non valido"
-    assert box.display.screen.lines == ("il giocatore 1 non ha", "quella carta")  # the reason, until the next input
+    assert render(box.display.screen).tobytes() == frame and heard == ["tick"]
     assert pick(box, 0, "passo_prudente")["status"] == "applied"
-    assert box.display.screen.title != "G1: Non valido"
+    assert heard == ["tick", "tick"]
+
+
+def test_an_open_refusal_is_still_said_on_the_oled(make_box):
+    """A refusal that hides nothing (no secret pick is asked of the seat) names its reason to the table."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    outcome = virtual(box).press(seat=5, button=1)  # no player 6 at this table
+    assert outcome["status"] == "rejected" and not outcome.get("secret")
+    assert box.display.screen.title == "G6: Non valido"
 
 
 def journal_lines(tmp_path):

@@ -3,6 +3,7 @@ by registering. Random legal games end; listed actions are accepted and others r
 only legal actions; exports replay; views carry the required keys; and two tables that differ only in one
 seat's secret pick serve every other viewer the same bytes, on every endpoint and stream event, until the
 reveal."""
+import itertools
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from engine.rules.protocol import Prompt
 from engine.table import Table
 from engine.chance import draw as table_draw
 from tests.phones import take
+from device.display import render
 from web_companion import api, create_app
 from tests.conftest import virtual
 
@@ -173,16 +175,17 @@ class Side:
         return answers
 
 
-def secret_fork(sides, rng):
+def secret_fork(sides, rng, later=0.4):
     """Play both tables the same way until a seat has a secret pick with two choices while another seat has
-    yet to act (so the pick stays secret for a while); return that seat."""
+    yet to act (so the pick stays secret for a while); return that seat (taken at such a moment with the
+    chance `later`: the smaller, the further into the game)."""
     a, b = sides
     while not a.box.table.view()["over"]:
         table = a.box.table
         actors = table.actors()
         waiting = [s for s in actors if table.prompt(s).current is None]
         secret = [s for s in waiting if table.prompt(s).secret and len(table.prompt(s).choices) > 1]
-        if secret and len(waiting) > 1 and rng.random() < 0.4:
+        if secret and len(waiting) > 1 and rng.random() < later:
             return rng.choice(secret)
         seat = rng.choice(list(actors))
         action = rng.choice(table.legal_actions(seat))
@@ -306,3 +309,56 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
         for side in sides:
             assert side.box.seat_act(seat, action)["status"] != "rejected"
     assert checked, "no secret draw came up"
+
+
+class Heard:
+    """A box whose cues are written down (the default pin map has a buzzer)."""
+
+    def __init__(self, box):
+        self.box, self.cues = box, []
+        box.sounds.play = self.cues.append
+
+    def frame(self):
+        return render(self.box.display.screen).tobytes()
+
+
+def pad_presses_on_a_fork(rules, seed, make_box, folder):
+    """Two tables forked on one seat's secret pick, that seat's pad (when a pad wires it) pressed on both, a
+    different button on each, every pair of its buttons in turn: the seat stays ready whatever its presses do, so
+    the tables must look and sound alike. Returns (pairs pressed, pairs refused on one table or both)."""
+    rng = random.Random(seed)
+    seats = rules.SEATS[0]
+    for attempt in range(5):
+        sides = []
+        for name in "ab":
+            box = make_box(seed=seed, data=folder / f"{seed}{name}{attempt}", pins=MockFactory(revision="a020a0"))
+            box.table.new_game(rules.NAME, seats)
+            sides.append(Heard(box))
+        picker = secret_fork(sides, rng, later=0.15)
+        if picker is not None and picker < box.wired_seats:
+            break
+    assert picker is not None and picker < box.wired_seats, "no secret pick came up on a wired pad"
+    a, b = sides
+    first, second = rng.sample(a.box.table.prompt(picker).choices, 2)
+    assert a.box.seat_act(picker, first.action)["status"] != "rejected"
+    assert b.box.seat_act(picker, second.action)["status"] != "rejected"
+    pressed = refused = 0
+    for x, y in itertools.product(range(1, 9), repeat=2):
+        answers = [virtual(side.box).press(seat=picker, button=button) for side, button in ((a, x), (b, y))]
+        pressed += 1
+        refused += any(answer["status"] == "rejected" for answer in answers)
+        assert a.cues == b.cues, f"the buzzer tells player {picker + 1}'s buttons {x} and {y} apart"
+        assert a.frame() == b.frame(), f"the OLED tells player {picker + 1}'s buttons {x} and {y} apart"
+    return pressed, refused
+
+
+def test_two_tables_differing_in_one_secret_pick_draw_the_same_oled_and_cues_whatever_its_seat_presses(
+        game, rules, make_box, tmp_path):
+    """The OLED and the buzzer are public: a seat that has picked in secret may press any button of its pad
+    (changing its mind, or pressing what the rules refuse it): the table sees and hears the same whichever it
+    presses. Defect: a refused press put its reason on the OLED ("sulla barca nera non c'è nessuna pedina
+    arancione", "il giocatore 1 non ha quella carta") and played the refusal buzz."""
+    if game.open_information or game.secret_draw:
+        pytest.skip("no secret pick to fork on (open information, or secrets dealt by chance)")
+    counted = [pad_presses_on_a_fork(rules, seed, make_box, tmp_path) for seed in range(4)]
+    print(f"{rules.NAME}: {sum(p for p, _ in counted)} pairs of presses, {sum(r for _, r in counted)} refused")
