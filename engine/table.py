@@ -57,6 +57,7 @@ class Table:
         self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
         self._subscribers: list[Callable[[int], object]] = []
         self._pending: tuple[Action, Callable[[], None]] | None = None  # (action, cancel) of a held pick
+        self._reveal_due = False  # the held pick's delay is over: its round is closed, the reveal being written
         self.fault: str | None = None  # "full" or "failing" while the journal refuses writes
         self._game_id: int | None
         self._record: GameRecord | None
@@ -269,12 +270,15 @@ class Table:
             self._game_id = self._record = self._dice = None
             self._changed(version)
 
-    def _journaled(self, write: Callable[[], T]) -> T:
-        """write() to the journal. When it fails the table says so (`fault`, its subscribers told) and the
-        error goes up: nothing that was not written is acknowledged. The next write that works clears it."""
+    def _journaled(self, write: Callable[[], T], rollback: Callable[[], None] | None = None) -> T:
+        """write() to the journal. When it fails, `rollback()` first puts back what the table changed before the
+        write (so no subscriber sees it), then the table says so (`fault`, its subscribers told) and the error
+        goes up: nothing that was not written is acknowledged. The next write that works clears it."""
         try:
             done = write()
         except JournalError as e:
+            if rollback is not None:
+                rollback()
             fault = "full" if e.full else "failing"
             if fault != self.fault:
                 self.fault = fault
@@ -296,6 +300,8 @@ class Table:
                 raise refuse("not_an_object")
             if action == UNDO:
                 return self.undo()
+            if self._pending and self._reveal_due:  # no pick changes once the reveal is due, written or not
+                raise refuse("reveal_due")
             if self._pending and action.get("seat") == self._pending[0].get("seat"):
                 record.check(action)  # the held seat changes its pick
                 version = self._journaled(lambda: self._journal.hold(game_id, action))
@@ -328,6 +334,7 @@ class Table:
         with self._lock:
             if not self._pending:
                 return
+            self._reveal_due = True
             try:
                 self._commit(self._pending[0], revealing=True)
             except JournalError:
@@ -337,6 +344,7 @@ class Table:
         if self._pending:
             self._pending[1]()
             self._pending = None
+        self._reveal_due = False
 
     def _require_game(self) -> GameRecord:
         if self._record is None:
@@ -355,14 +363,19 @@ class Table:
         record.apply(line)
         lines = [line] + self._sample_chance(record, dice)
         try:
-            version = self._journaled(lambda: self._journal.append(game_id, lines, revealed=revealing))
-        except Exception:
-            # The journal is the truth: rebuild from it, so the table never shows an unjournaled state.
-            self._game_id, self._record, self._dice = self._load()
+            version = self._journaled(lambda: self._journal.append(game_id, lines, revealed=revealing),
+                                      rollback=self._rebuild)
+        except Exception as e:
+            if not isinstance(e, JournalError):
+                self._rebuild()
             raise
         if revealing:
-            self._pending = None
+            self._pending, self._reveal_due = None, False
         self._changed(version)
+
+    def _rebuild(self) -> None:
+        """The journal is the truth: the table rebuilt from it never shows a state that was not written."""
+        self._game_id, self._record, self._dice = self._load()
 
     @staticmethod
     def _sample_chance(record: GameRecord, dice: Dice) -> list[Action]:

@@ -18,7 +18,7 @@ from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
 from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
-from engine.rules import ponte
+from engine.rules import Rejected, ponte
 from engine.table import Table
 from tests.conftest import held_round, press, simulated_pads, virtual
 from web_companion import create_app
@@ -471,3 +471,30 @@ def test_an_unusable_data_directory_is_one_line_naming_it_before_serving(tmp_pat
     assert len(lines) == 1 and lines[0].startswith("arbitro: ") and "Traceback" not in out, out
     assert str(data if case != "under a file" else data.parent) in lines[0]
     assert "serving" not in out and "resuming" not in out
+
+
+def test_a_reveal_the_full_disk_refuses_shows_no_pick_and_closes_the_round(tmp_path, clock, monkeypatch):
+    """Defect: the reveal that could not be written drew every held pick on the OLED ("Memoria piena! / G1 Passo
+    prudente / …") before anything was written, then seat 1 changed its pick and won the match with it. Nothing
+    is shown before the reveal is journaled; once the reveal is due no pick changes."""
+    path = tmp_path / "j.sqlite3"
+    table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
+    table.new_game("ponte", 3)
+    disk = Disk(table._journal, monkeypatch)
+    seen = []
+    table.subscribe(lambda version: seen.append(table.view()))  # what the OLED and the phones draw when told
+    press(table, 0, 1)
+    press(table, 1, 2)
+    assert press(table, 2, 3) == "held"
+    assert press(table, 0, 4) == "applied"  # within the delay a pick may still change
+    disk.full = True
+    seen.clear()
+    clock.advance(1.0)
+    assert seen and all(shown["history"][0]["reveal"] is None for shown in seen)
+    with pytest.raises(Rejected, match="the round is closed") as refused:
+        press(table, 0, 1)
+    assert refused.value.code == "reveal_due"
+    disk.full = False
+    clock.advance(table_module.RETRY)
+    assert table.view()["history"][0]["reveal"] == [ponte.CARDS[3], ponte.CARDS[1], ponte.CARDS[2]]
+    table.close()
