@@ -4,8 +4,11 @@ A backup is a copy of the journal (engine/journal.py `Journal.backup`): every ga
 longer in play, complete, and marked as a backup; the game in play stays out of it (its secret picks and its
 seed must not leave the box before the rules reveal them). `restore` puts one back in a data folder: it is
 checked first — ours, undamaged, in a format this box reads, every game replaying by the rules — and the
-journal it replaces is kept beside it, never deleted.
+journal it replaces is kept beside it, never deleted. Only the backup's rows are read (its games' lines, start
+times and seeds, each checked); they are written into a journal the box makes itself, so nothing else in the
+file — its schema, triggers, views, other tables or counters — ever reaches the box.
 """
+import json
 import os
 import sqlite3
 import tempfile
@@ -13,31 +16,59 @@ from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .journal import FORMAT, Journal, JournalError
+from .journal import FORMAT, Journal, JournalError, KeptRows, is_row_id
+from .rules.protocol import Action
 from .table import Table
 
 JOURNAL = "journal.sqlite3"
+MAX_ROW = 65_536  # characters: a game's table line or log line is far shorter; a longer row is no backup of ours
+KINDS = ("table", "line", "end")
 
 
 class BackupError(ValueError):
     """A file that cannot be restored: the message says why, and nothing was changed."""
 
 
-def _check_ours(path: Path) -> None:
-    """Refuse a file that is not one of our backups, is damaged, or is newer than this box."""
+def _rows(path: Path) -> KeptRows:
+    """The games a backup holds, as rows, each checked: refused when the file is not one of our backups, is
+    damaged, is newer than this box, or holds a row no box writes. The file is read, never run: SQLite runs no
+    trigger on a read, and only the tables named here are read."""
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise BackupError(f"{path} is damaged: it cannot be restored")
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             marked = "meta" in tables and db.execute("SELECT 1 FROM meta WHERE key = 'backup'").fetchone()
             found = db.execute("PRAGMA user_version").fetchone()[0]
+            if not marked or "entries" not in tables:
+                raise BackupError(f"{path} is not an Arbitro backup (download one from the host page)")
+            if found > FORMAT:
+                raise BackupError(f"{path} is in format {found}, newer than this box's ({FORMAT}): upgrade the box "
+                                  "first")
+            entries = db.execute("SELECT game, kind, substr(body, 1, ?) FROM entries ORDER BY id",
+                                 (MAX_ROW + 1,)).fetchall()
+            started = db.execute("SELECT game, substr(at, 1, 64) FROM started").fetchall() \
+                if "started" in tables else []
+            seeds = db.execute("SELECT game, substr(seed, 1, 128) FROM seeds").fetchall() if "seeds" in tables else []
     except sqlite3.DatabaseError as e:
         raise BackupError(f"{path} is not an Arbitro backup ({e})") from None
-    if not marked or "entries" not in tables:
-        raise BackupError(f"{path} is not an Arbitro backup (download one from the host page)")
-    if found > FORMAT:
-        raise BackupError(f"{path} is in format {found}, newer than this box's ({FORMAT}): upgrade the box first")
+    lines: list[tuple[int, str, Action]] = []
+    for game, kind, body in entries:
+        if not is_row_id(game) or kind not in KINDS or not isinstance(body, str) or len(body) > MAX_ROW:
+            raise BackupError(f"{path} holds a row no box writes (game {str(game)[:20]}): it cannot be restored")
+        try:
+            line = json.loads(body)
+        except (ValueError, RecursionError):
+            line = None
+        if not isinstance(line, dict):
+            raise BackupError(f"{path} holds a damaged line of game {game}: it cannot be restored")
+        lines.append((game, kind, line))
+    for game, text in [*started, *seeds]:
+        if not is_row_id(game) or not isinstance(text, str):
+            raise BackupError(f"{path} holds a row no box writes: it cannot be restored")
+    if any(len(seed) != 64 or not all(c in "0123456789abcdef" for c in seed) for _, seed in seeds):
+        raise BackupError(f"{path} holds a damaged seed: it cannot be restored")
+    return lines, dict(started), dict(seeds)
 
 
 def replay_all(path: str | Path) -> list[int]:
@@ -76,22 +107,23 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
     """Restore `backup_file` into the data folder; returns (games restored, where the journal it replaced
     was kept, or None). Raises BackupError, or JournalError when a box is using that folder."""
     backup, data = Path(backup_file), Path(data_folder)
-    _check_ours(backup)
+    rows = _rows(backup)
     data.mkdir(parents=True, exist_ok=True)
     current = Journal(data / JOURNAL)  # refused while a box uses the folder; held until the swap is done
     try:
         handle, staged = tempfile.mkstemp(dir=data, prefix="restoring-", suffix=".sqlite3")
         os.close(handle)
+        os.unlink(staged)  # the box makes the journal itself, in its own schema
         try:
-            with closing(sqlite3.connect(backup)) as source, closing(sqlite3.connect(staged)) as target:
-                source.backup(target)
+            fresh = Journal(staged)
+            try:
+                fresh.load(rows, version=current.version + 1)  # the version phones follow never goes back
+            finally:
+                fresh.close()
             try:
                 games = replay_all(staged)
             except JournalError as e:
                 raise BackupError(f"{backup} holds a game that does not replay: {e}") from None
-            with closing(sqlite3.connect(staged)) as db, db:  # the version phones follow never goes back
-                db.execute("DELETE FROM meta WHERE key = 'backup'")
-                db.execute("UPDATE meta SET value = MAX(value, ?) + 1 WHERE key = 'version'", (current.version,))
             kept = None
             if current.games():
                 kept = data / f"{JOURNAL}.before-restore-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"

@@ -23,6 +23,8 @@ from .rules.protocol import JSON, Action
 
 # A game as the journal keeps it: (id, table line, lines, ended, when it started: ISO time or None).
 KeptGame: TypeAlias = tuple[int, dict[str, JSON], list[Action], bool, str | None]
+# Games as rows, for a restore: (game, kind, body) in order, and each game's start time and seed (hex).
+KeptRows: TypeAlias = tuple[list[tuple[int, str, Action]], dict[int, str], dict[int, str]]
 
 FORMAT = 2
 # SQLite's page cache, per connection (its default is 2 MB): the start's check reads every page, so a journal of a
@@ -287,6 +289,24 @@ class Journal:
             except sqlite3.Error as e:
                 raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
                                    full=_full(e)) from None
+
+    def load(self, rows: KeptRows, version: int) -> None:
+        """Put games in whole, in one transaction, into this journal (new and empty): a restore's. The version
+        is set to `version`."""
+        entries, started, seeds = rows
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
+                                     [(g, k, json.dumps(b)) for g, k, b in entries])  # escaped: whatever it holds
+                self._db.executemany("INSERT INTO started (game, at) VALUES (?, ?)", started.items())
+                self._db.executemany("INSERT INTO seeds (game, seed) VALUES (?, ?)", seeds.items())
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (version,))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as e:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
 
     def games(self, newest: int = 50) -> list[int]:
         """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""

@@ -196,3 +196,90 @@ def test_check_says_whether_this_code_resumes_a_data_folder_and_changes_nothing(
         db.execute("""INSERT INTO entries (game, kind, body) VALUES (1, 'line', '{"seat": 1, "pick": "nessuna"}')""")
     assert main(["check", "--data", str(data)]) == 1  # a game in play these rules cannot resume
     assert "game 1, line 4: " in capsys.readouterr().err
+
+
+def good_backup(tmp_path):
+    """A backup of one finished game of Ponte, and the data folder of a box with a game of its own."""
+    table = seeded(tmp_path / "box" / "journal.sqlite3")
+    table.new_game("ponte", 3)
+    for seat, card in enumerate(["vertigini", "passo_prudente", "salto_atletico"]):
+        table.act({"seat": seat, "pick": card})
+    table.end_game()
+    log = table.export(1)
+    table.backup(tmp_path / "good.sqlite3")
+    table.close()
+    other = seeded(tmp_path / "other" / "journal.sqlite3", seed=9)
+    other.new_game("lifeboats", 3)
+    other.close()
+    return tmp_path / "good.sqlite3", tmp_path / "other", log
+
+
+def crafted(tmp_path, name, *sql):
+    path = tmp_path / f"{name}.sqlite3"
+    path.write_bytes((tmp_path / "good.sqlite3").read_bytes())
+    with sqlite3.connect(path) as db:
+        for statement in sql:
+            db.execute(statement)
+    return path
+
+
+# What a crafted file may carry: none of it reaches the box (defect: the file was copied whole).
+HARMLESS = {
+    "a trigger that deletes every later move": [
+        "CREATE TRIGGER wipe AFTER INSERT ON entries BEGIN DELETE FROM entries WHERE id > 1; END"],
+    "a trigger that blocks every write": [
+        "CREATE TRIGGER block BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'no'); END"],
+    "a trigger on meta": ["CREATE TRIGGER m AFTER UPDATE ON meta BEGIN DELETE FROM entries; END"],
+    "a view and an extra table": ["CREATE VIEW v AS SELECT * FROM entries", "CREATE TABLE extra (x)",
+                                  "INSERT INTO extra VALUES (zeroblob(1000))"],
+    "a huge version": ["UPDATE meta SET value = 9223372036854775807 WHERE key = 'version'"],
+}
+
+
+@pytest.mark.parametrize("harm", sorted(HARMLESS))
+def test_a_crafted_backup_restores_its_games_and_nothing_else(tmp_path, harm):
+    good, data, log = good_backup(tmp_path)
+    restored_games, _ = restore(crafted(tmp_path, "crafted", *HARMLESS[harm]), data)
+    assert restored_games == 1
+    with sqlite3.connect(data / "journal.sqlite3") as db:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'view')")}
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
+    assert not names and "extra" not in tables and version < 1000
+    table = Table(Journal(data / "journal.sqlite3"))
+    try:
+        assert table.export(1) == log
+        table.new_game("ponte", 3)  # the restored box takes moves, and keeps them
+        table.act({"seat": 0, "pick": "vertigini"})
+        kept = table.version
+    finally:
+        table.close()
+    again = Table(Journal(data / "journal.sqlite3"))
+    assert again.view()["locked"] == [0] and again.version == kept and isinstance(again.version, int)
+    again.close()
+
+
+REFUSED = {
+    "a huge row": (["UPDATE entries SET body = '{\"x\": \"' || hex(zeroblob(1000000)) || '\"}' WHERE kind = 'end'"],
+                   "holds a row no box writes"),
+    "a row of another kind": (["PRAGMA ignore_check_constraints = ON",
+                               "INSERT INTO entries (game, kind, body) VALUES (1, 'evil', '{}')"],
+                              "holds a row no box writes"),
+    "a line that is not JSON": (["UPDATE entries SET body = 'not json' WHERE kind = 'end'"], "damaged line"),
+    "a game id past 64 bits": (["UPDATE entries SET game = 18446744073709551616"], "holds a row no box writes"),
+    "a damaged seed": (["UPDATE seeds SET seed = 'zz'"], "damaged seed"),
+    "a game its rules refuse": (["UPDATE entries SET body = '{\"seat\": 0, \"pick\": \"volo\"}' WHERE id = "
+                                 "(SELECT MAX(id) FROM entries WHERE kind = 'line')"], "does not replay"),
+}
+
+
+@pytest.mark.parametrize("harm", sorted(REFUSED))
+def test_a_crafted_backup_that_holds_what_no_box_writes_is_refused_in_one_short_line(tmp_path, harm):
+    good, data, _ = good_backup(tmp_path)
+    sql, reason = REFUSED[harm]
+    before = (data / "journal.sqlite3").read_bytes()
+    with pytest.raises(BackupError, match=reason) as refused:
+        restore(crafted(tmp_path, "crafted", *sql), data)
+    assert len(str(refused.value)) < 300 and "\n" not in str(refused.value)
+    assert (data / "journal.sqlite3").read_bytes() == before
+    assert sorted(p.name for p in data.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
