@@ -145,12 +145,13 @@ class Box:
         try:
             return handle()
         except StorageError as e:
-            failure, reason = (type(e), str(e)), "storage_full" if e.full else "storage_failing"
+            error, reason = e, "storage_full" if e.full else "storage_failing"
         except Exception as e:
-            failure, reason = (type(e), str(e)), "box_error"
+            error, reason = e, "box_error"
+        failure = (type(error), str(error))
         if failure not in self._failures:
             self._failures.add(failure)
-            log.exception("the box could not take %s", key)
+            log.error("the box could not take %s", key, exc_info=error)  # its traceback, outside the except
         self.notice = text(self.lang, reason)
         self.sound("refused")
         try:

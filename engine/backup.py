@@ -16,7 +16,7 @@ from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .journal import FORMAT, Journal, JournalError, KeptRows, is_row_id
+from .journal import FORMAT, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
 from .rules.protocol import Action
 from .table import Table
 
@@ -91,6 +91,7 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
     path = Path(data) / JOURNAL
     if not path.exists():
         return 0, FORMAT
+    refuse_emptied(path)  # as the box does at its start: the two agree
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / JOURNAL
         try:
@@ -122,8 +123,9 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
                 fresh.close()
             try:
                 games = replay_all(staged)
-            except JournalError as e:
-                raise BackupError(f"{backup} holds a game that does not replay: {e}") from None
+            except JournalError as e:  # named by its game and line: the staged file's name says nothing
+                where = str(e).removeprefix(f"the journal {staged}, ")
+                raise BackupError(f"{backup} holds a game that does not replay: {where}") from None
             kept = None
             if current.games():
                 kept = data / f"{JOURNAL}.before-restore-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"

@@ -65,6 +65,14 @@ def is_row_id(value: object) -> bool:
     return type(value) is int and 0 <= value < 2 ** 63
 
 
+def refuse_emptied(path: Path) -> None:
+    """SQLite takes an empty file for an empty journal: a journal cut to nothing would start at version 0 as
+    though no game had ever been played. The box makes the file itself, and never empty."""
+    if path.exists() and path.stat().st_size == 0:
+        raise JournalError(f"the journal {path} is empty: it was damaged; move it aside to start afresh "
+                           "(it is left untouched)")
+
+
 def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
@@ -78,7 +86,7 @@ class Journal:
         self.path = str(path)
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
-            self._not_emptied(Path(self.path))
+            refuse_emptied(Path(self.path))
         self._lock = threading.Lock()
         self._lockfile = self._take_lock()
         try:
@@ -128,13 +136,7 @@ class Journal:
         if not os.access(directory, os.W_OK | os.X_OK):
             raise JournalError(f"the data directory {directory} is not writable by this user: {fix}")
 
-    @staticmethod
-    def _not_emptied(path: Path) -> None:
-        """SQLite takes an empty file for an empty journal: a journal cut to nothing would start at version 0
-        as though no game had ever been played. The box makes the file itself, and never empty."""
-        if path.exists() and path.stat().st_size == 0:
-            raise JournalError(f"the journal {path} is empty: it was damaged; move it aside to start afresh "
-                               "(it is left untouched)")
+
 
     def _give_up(self) -> None:
         try:

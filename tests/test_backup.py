@@ -280,6 +280,19 @@ def test_a_crafted_backup_that_holds_what_no_box_writes_is_refused_in_one_short_
     before = (data / "journal.sqlite3").read_bytes()
     with pytest.raises(BackupError, match=reason) as refused:
         restore(crafted(tmp_path, "crafted", *sql), data)
-    assert len(str(refused.value)) < 300 and "\n" not in str(refused.value)
+    said = str(refused.value)
+    assert said.startswith(str(tmp_path / "crafted.sqlite3")) and "restoring-" not in said
+    assert len(said) - len(str(tmp_path)) < 200 and "\n" not in said
     assert (data / "journal.sqlite3").read_bytes() == before
     assert sorted(p.name for p in data.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
+
+
+def test_check_and_the_box_agree_on_an_emptied_journal(tmp_path, capsys):
+    """Defect: `arbitro check` said an emptied journal was fine (exit 0) while the box refused to start on it."""
+    data = tmp_path / "box"
+    data.mkdir()
+    (data / "journal.sqlite3").write_bytes(b"")
+    assert main(["check", "--data", str(data)]) == 1
+    assert "is empty: it was damaged" in capsys.readouterr().err
+    with pytest.raises(JournalError, match="is empty: it was damaged"):
+        Journal(data / "journal.sqlite3")

@@ -498,3 +498,22 @@ def test_a_reveal_the_full_disk_refuses_shows_no_pick_and_closes_the_round(tmp_p
     clock.advance(table_module.RETRY)
     assert table.view()["history"][0]["reveal"] == [ponte.CARDS[3], ponte.CARDS[1], ponte.CARDS[2]]
     table.close()
+
+
+def test_a_claims_hold_on_a_full_disk_is_refused_where_the_table_sees_it_and_logged_with_its_cause(
+        make_box, monkeypatch, caplog):
+    """Defect: a hold that confirms a phone's claim on a full disk was swallowed and logged "NoneType: None"."""
+    from engine.state_file import StateFileError
+    from tests.phones import hold_button
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    client = create_app(box, virtual=virtual(box)).test_client()
+    claim = client.post("/api/seats/0/claim", json={}).get_json()
+
+    def full(data):
+        raise StateFileError("cannot write box.json: No space left on device", full=True)
+    monkeypatch.setattr(box.state, "write", full)
+    assert hold_button(box, claim)["status"] == "rejected"
+    assert box.display.screen.title == "Memoria piena!"
+    assert "No space left on device" in caplog.text and "NoneType: None" not in caplog.text
+    assert client.get(f"/api/claims/{claim['claim']}").get_json()["status"] == "pending"
