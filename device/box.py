@@ -177,8 +177,10 @@ class Box:
     def _pad_press(self, seat, button):
         if not seat < self.table.seats:
             raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
-        cursor = self.cursors.setdefault(seat, Cursor())
         prompt = self.table.prompt(seat)
+        if prompt is not None and prompt.secret and prompt.pad is None:
+            return "phone"  # a secret choice with no fixed layout: a cursor would show it on the public OLED
+        cursor = self.cursors.setdefault(seat, Cursor())
         action = cursor.press(prompt, seat, button)
         if action is None:  # the cursor moved: show where it stands (an open choice, seen by all)
             return "moved"
@@ -221,6 +223,8 @@ class Box:
                     cursor = self.cursors[seat]
                     self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label(),
                                                   cursor.group)
+                elif outcome["status"] == "phone":  # the table sees only that the seat is choosing
+                    self.overlay = screens.secret_choice(self.lang, seat)
                 else:
                     self.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 self.notice = None

@@ -162,6 +162,13 @@ def chapters(view, lang):
     return presentation(view["game"]).chapters(view, lang)
 
 
+def secret_choice(lang, seat_number):
+    """A seat asked a secret choice that has no fixed pad layout: it answers on its phone; the table sees only
+    that it is choosing."""
+    return Screen(f"{seat(lang, seat_number)}: {text(lang, 'choosing_secret')}"[:COLUMNS],
+                  tuple(wrap(text(lang, "choose_on_phone"), indent="")))
+
+
 def cursor(lang, game, seat_number, prompt, label, group=None):
     """A seat choosing with its pad's cursor (an open choice: everyone may see it). Labels that are the
     game's text keys (a colour, a kind) are shown in the box's language; others (card names) as they are."""

@@ -289,6 +289,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
         box.table.new_game(rules.NAME, seats, game.secret_options)
         sides.append(Side(box, seats))
     a, b = sides
+    heard = [Heard(side.box) for side in sides]
     source = a.box.table._random
     checked = 0
     while not a.box.table.view()["over"] and not source.more and a.box.table.view() == b.box.table.view():
@@ -298,6 +299,13 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
                 if isinstance(viewer, int):
                     assert a.refusals(viewer) == b.refusals(viewer)
             assert all(a.served(owner) != b.served(owner) for owner in source.owners)  # the owner sees it
+            for seat in range(min(a.box.wired_seats, seats)):  # a pad's secret choice is not drawn on the OLED
+                prompt = a.box.table.prompt(seat)
+                if prompt is not None and prompt.secret and prompt.pad is None:
+                    for button in range(1, 9):
+                        for side in sides:
+                            assert virtual(side.box).press(seat=seat, button=button)["status"] == "phone"
+                        assert heard[0].cues == heard[1].cues and heard[0].frame() == heard[1].frame()
             checked += 1
             if checked == CHECKED_STEPS:
                 break
