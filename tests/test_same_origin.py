@@ -70,3 +70,24 @@ def test_the_boxs_own_pages_and_plain_clients_are_served(app, box):
 def test_the_refusal_is_said_in_the_pages_language(app):
     answer = app.test_client().post("/api/host/end?lang=it", headers={"Origin": "http://evil.example"})
     assert answer.get_json()["error"].startswith("questa richiesta viene da un altro sito")
+
+
+def test_in_mock_mode_the_host_role_is_the_laptops_own_browser_and_phones_claim_it(app, box):
+    """Defect: in mock mode every phone on the network was the host. The laptop's own browser (loopback) is;
+    a phone claims the role on the host panel, as on the Pi, and may not press the virtual box."""
+    phone = app.test_client()
+    lan = {"REMOTE_ADDR": "192.168.1.50"}
+    assert phone.get("/api/host", environ_base=lan).get_json()["host"] is False
+    before = box.table.version
+    answer = phone.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {}}, environ_base=lan)
+    assert answer.status_code == 403 and answer.get_json()["code"] == "host_role"
+    answer = phone.post("/box/press", json={"host": "ok"}, environ_base=lan)
+    assert answer.status_code == 403 and answer.get_json()["code"] == "virtual_box_local"
+    assert box.table.version == before
+    laptop = app.test_client()
+    assert laptop.get("/api/host").get_json()["host"] is True  # the test client is 127.0.0.1
+    assert laptop.get("/api/host", environ_base={"REMOTE_ADDR": "::1"}).get_json()["host"] is True
+    claim = phone.post("/api/host/claim", json={}, environ_base=lan).get_json()
+    assert laptop.post("/box/press", json={"host": claim["button"], "hold": True}).get_json()["status"] == "claimed"
+    assert phone.get(f"/api/claims/{claim['claim']}", environ_base=lan).get_json()["status"] == "confirmed"
+    assert phone.get("/api/host", environ_base=lan).get_json()["host"] is True

@@ -1,4 +1,6 @@
 """Who is asking: a seat (by its token cookie), the host (by its token, or anyone in mock mode), the public."""
+import ipaddress
+
 from flask import abort, current_app, jsonify, make_response, request
 
 from engine.rules.protocol import SHARED, Message
@@ -78,8 +80,18 @@ def require_seat(seat):
         fail(403, "other_seat_held", held=held + 1, player=seat + 1)
 
 
+def is_local():
+    """Whether the request comes from the computer the box runs on (its own browser)."""
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
 def is_host():
-    if current_app.config["VIRTUAL"] is not None:  # mock mode: the virtual box's user presses every button anyway
+    """The host role: held by a phone that claimed it; in mock mode also by the laptop's own browser, which
+    presses the virtual box's host panel anyway (a phone on the network claims it, as on the Pi)."""
+    if current_app.config["VIRTUAL"] is not None and is_local():
         return True
     return box().claims.is_host(request.cookies.get(HOST_COOKIE))
 

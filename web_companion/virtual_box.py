@@ -5,7 +5,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template
 from engine.words import SHARED, as_json, say
 
 from .viewers import box as _box
-from .viewers import fail, json_object
+from .viewers import fail, is_local, json_object
 
 bp = Blueprint("virtual_box", __name__, url_prefix="/box")
 
@@ -46,6 +46,8 @@ def press():
     """A click on the virtual box: {"seat", "button"} or {"host"}, with "hold": true to hold the button (Menu
     long enough to power off, any other long enough to confirm a phone's claim)."""
     box = _box()
+    if not is_local():  # the virtual box is the laptop's: a phone on the network plays as at a real box
+        fail(403, "virtual_box_local")
     body = json_object()
     if not isinstance(body, dict):
         fail(400, "press_object")
