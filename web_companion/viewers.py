@@ -1,4 +1,5 @@
-"""Who is asking: a seat (by its token cookie), the host (by its token, or anyone in mock mode), the public."""
+"""Who is asking: a seat (by its token cookie), the host (by its token; in mock mode the laptop's own browser too), the
+public."""
 import ipaddress
 
 from flask import abort, current_app, jsonify, make_response, request

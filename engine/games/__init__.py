@@ -13,10 +13,10 @@ the games played on it, not of all five.
 import importlib
 import importlib.util
 import pkgutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 from ..rules.options import Option
@@ -33,19 +33,19 @@ class Named(Protocol):
     """What names a game and its table: its log name, title, seat counts and options (module constants, read
     here as read-only properties)."""
     @property
-    def NAME(self) -> str: ...  # noqa: N802
+    def NAME(self) -> str: ...
     @property
-    def TITLE(self) -> str: ...  # noqa: N802
+    def TITLE(self) -> str: ...
     @property
-    def SEATS(self) -> tuple[int, int]: ...  # noqa: N802
+    def SEATS(self) -> tuple[int, int]: ...
     @property
-    def OPTIONS(self) -> tuple[Option, ...]: ...  # noqa: N802
+    def OPTIONS(self) -> tuple[Option, ...]: ...
 
 
 class Declaration(Named, Protocol):
     """What the box's menu and the host page show of a game before one is chosen (its `*_options` module)."""
     @property
-    def PAD_LABELS(self) -> tuple[str, ...]: ...  # noqa: N802
+    def PAD_LABELS(self) -> tuple[str, ...]: ...
 
 
 class Rules(Named, Protocol[S]):
