@@ -7,9 +7,11 @@ The rules are pure, so a state is its lines replayed: the record keeps the curre
 CHECKPOINT lines, and finds any other (an undo's, an export's) by replaying at most CHECKPOINT - 1 lines from
 the checkpoint before it. Its memory grows with the lines, not with a copy of the state per line.
 """
+import hashlib
 from collections.abc import Callable
 from typing import Any, cast
 
+from .chance import canonical
 from .games import game
 from .rules import CHANCE, TERMINAL, Rejected
 from .rules.protocol import JSON, Action, View, Viewer, refuse
@@ -54,6 +56,8 @@ class GameRecord:
             self.header["chance"] = dict(cast(dict[str, JSON], line["chance"]))
         self.draws = 0  # fresh chance outcomes drawn so far: the next draw's index (an undo never moves it back)
         self.lines: list[Action] = []  # every applied line, undo lines included: the log
+        self._log = hashlib.sha256()  # the digest of `lines`, that a game's draws mix in (engine/chance.py)
+        self._hashed = 0  # brought up to date when a draw asks: a game without chance never hashes a line
         self.applied: list[Action] = []  # the lines in effect, in order
         self._undo_points: list[int] = []  # len(applied) before each seat or host action still in effect
         self._redraws: list[Action] = []  # chance lines an undo took back, to be drawn again in order
@@ -134,6 +138,13 @@ class GameRecord:
         self.lines.append(line)
         self._state = new_state
         return new_state
+
+    def log_digest(self) -> bytes:
+        """The SHA-256 digest of the log's lines so far (after its table line)."""
+        for line in self.lines[self._hashed:]:
+            self._log.update(canonical(line) + b"\n")
+        self._hashed = len(self.lines)
+        return self._log.digest()
 
     def draw_due(self, fresh: Callable[[], Action]) -> list[Action]:
         """Apply every chance outcome the game needs now: those an undo took back first (undo never re-rolls),

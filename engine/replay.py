@@ -101,7 +101,7 @@ def verify(text: str) -> int:
         seed = bytes.fromhex(cast(str, chance["seed"]))
     except (TypeError, ValueError):
         raise Unchecked("line 1: the seed is not hexadecimal") from None
-    dice = Committed(seed, table_line)  # what the table drew from
+    dice = Committed.of(seed, table_line)  # what the table drew from (its log mixed in, when it says so)
     if dice.commitment != chance["commitment"]:
         raise Unchecked("line 1: the seed does not match the commitment published at the start")
     record = _started(number, table_line)
@@ -110,7 +110,7 @@ def verify(text: str) -> int:
         if "chance" in line and record.needs_chance:
             expected = record.next_chance()
             if expected is None:
-                expected = dice.draw(record.rules, record.state, record.draws)
+                expected = dice.draw(record.rules, record.state, record.draws, record.log_digest())
             if line != expected:
                 raise Unchecked(f"line {number}: this draw does not check: the seed gives {expected}")
             checked += 1

@@ -79,7 +79,7 @@ class Table:
         seed = self._journal.seed(game_id)
         if seed is None:
             return Unverifiable(self._random or secrets.SystemRandom())
-        dice = Committed(seed, table_line)
+        dice = Committed.of(seed, table_line)
         chance = table_line.get("chance")
         if not isinstance(chance, dict) or dice.commitment != chance.get("commitment"):
             raise JournalError(f"the journal {self._journal.path}, game {game_id}: its seed does not match the "
@@ -252,7 +252,7 @@ class Table:
             table_line = header(game, seats, options)
             record = GameRecord(table_line)  # raises Rejected on a bad game, seat count or option, before any
             # seed is drawn or committed to (a name that is no game may not even encode: a lone surrogate)
-            dice = Unverifiable(self._random) if self._random else Committed(self._seeds(), table_line)
+            dice = Unverifiable(self._random) if self._random else Committed(self._seeds(), table_line, mixes=True)
             table_line["chance"] = record.header["chance"] = dice.public(revealed=False)
             lines = self._sample_chance(record, dice)
             game_id, version = self._journaled(lambda: self._journal.start_game(
@@ -380,7 +380,7 @@ class Table:
     @staticmethod
     def _sample_chance(record: GameRecord, dice: Dice) -> list[Action]:
         """Draw every chance outcome now due, from the game's dice."""
-        return record.draw_due(lambda: dice.draw(record.rules, record.state, record.draws))
+        return record.draw_due(lambda: dice.draw(record.rules, record.state, record.draws, record.log_digest()))
 
     def close(self) -> None:
         with self._lock:

@@ -1,5 +1,6 @@
 """Dice and decks the table can audit (engine/chance.py, docs/chance.md): the box commits to each game's seed at
 its start, derives every draw from it, keeps it secret until the end, and `arbitro verify` checks every draw."""
+import hashlib
 import json
 import random
 from collections import Counter
@@ -8,7 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from device.cli import main
-from engine.chance import commitment, outcome, uniform, weights
+from engine.chance import Committed, canonical, commitment, outcome, uniform, weights
 from engine.journal import Journal
 from engine.replay import Unchecked, replay, verify
 from engine.rules import leader1, ponte
@@ -16,6 +17,7 @@ from engine.table import Table
 from tests.test_contract import Side
 from web_companion import api
 
+MIXED_VECTOR = [5, 0, 3, 10, 0, 3]  # docs/chance.md quotes it
 CHANCE_GAMES = [("ponte", 3, {"deal": "table"}), ("ponte", 5, {"deal": "box"}),
                 ("leader1", 2, {"supply": "box", "race": "tappe", "stages": 2}), ("leader1", 3, {})]
 
@@ -45,6 +47,8 @@ def test_the_construction_is_pinned_by_a_test_vector():
     assert commitment(seed, {"arbitro": 1, "game": "ponte", "seats": 3, "options": {}}) == \
         "e658b33c6cc574b89e669bbaf7b969aef33b5cec74372ae8adf3e2df4b9eb6c6"
     assert [uniform(seed, i, 12) for i in range(6)] == [0, 2, 1, 10, 8, 11]
+    log = hashlib.sha256(canonical({"seat": 0, "pick": "vertigini"}) + b"\n").digest()  # one line before the draw
+    assert [uniform(seed, i, 12, log) for i in range(6)] == MIXED_VECTOR
 
 
 def test_weights_are_the_exact_ratios_of_the_outcomes():
@@ -217,3 +221,68 @@ def test_a_replay_that_draws_from_its_seed_says_its_draws_cannot_be_checked(tmp_
     assert "commitment" in replay(log, seed=1).view("public")["chance"]  # every draw is in the log: none made
     lines = [line for line in log.splitlines() if '"chance": "event"' not in line]  # the event drawn left out
     assert replay("\n".join(lines), seed=1).view("public")["chance"] == {"verifiable": False}
+
+
+def first_event(seed, cards, folder):
+    """The first event card of a 3-seat Ponte game from seed `seed` whose first picks are `cards`."""
+    table = Table(Journal(folder / f"{seed}-{'-'.join(cards)}.sqlite3"), seeds=seeds_from(seed))
+    table.new_game("ponte", 3)
+    for seat, card in enumerate(cards):
+        table.act({"seat": seat, "pick": card})
+    log = table.export()
+    table.close()
+    return next(json.loads(line)["outcome"] for line in log.splitlines() if '"chance"' in line and "event" in line)
+
+
+def test_a_new_game_mixes_the_tables_moves_into_its_draws(tmp_path):
+    """The box commits to its seed, but alone it could have ground seeds until one favoured a seat: every draw
+    of a game started now mixes in the digest of the log before it (the players' moves, made after the
+    commitment). With the same seed, other moves draw other cards; `verify` recomputes every draw from the log,
+    so a move changed before a draw makes the draw fail."""
+    moves = [("vertigini", "passo_prudente", "salto_atletico"), ("passo_prudente", "vertigini", "salto_atletico")]
+    draws = [[first_event(seed, cards, tmp_path) for cards in moves] for seed in range(12)]
+    assert any(a != b for a, b in draws), "the same seed drew the same whatever the players did"
+    table = finished_game("ponte", 3, {}, tmp_path)
+    log = table.export()
+    lines = [json.loads(line) for line in log.splitlines()]
+    assert lines[0]["chance"]["mix"] == "log" and verify(log) > 0
+    event = next(n for n, line in enumerate(lines) if line.get("chance") == "event")
+    failed = 0
+    for card in ponte.CARDS[:5]:
+        if card == lines[1]["pick"]:
+            continue
+        try:
+            verify(tamper(log, lambda lines: lines[1].update(pick=card)))
+        except Unchecked as e:  # the first draw after the change, or a later one (the same card by chance)
+            assert "this draw does not check" in str(e) and int(str(e).split()[1][:-1]) >= event + 1
+            failed += 1
+    assert failed, "no change of the first move changed the first draw"
+
+
+class Unmixed(Committed):
+    """Dice as a box of before made them: no "mix" in the table line, draws from the seed alone."""
+
+    def __init__(self, seed, table_line, *, mixes):
+        super().__init__(seed, table_line, mixes=False)
+
+
+def test_a_game_of_before_the_mix_resumes_and_verifies_with_its_own_construction(tmp_path, monkeypatch):
+    from engine import table as table_module
+    path = tmp_path / "old.sqlite3"
+    monkeypatch.setattr(table_module, "Committed", Unmixed)
+    old = Table(Journal(path), seeds=seeds_from(3))
+    old.new_game("ponte", 3)
+    for seat, card in enumerate(("vertigini", "passo_prudente", "salto_atletico")):
+        old.act({"seat": seat, "pick": card})
+    assert "mix" not in old.view()["chance"]
+    old.close()
+    monkeypatch.undo()
+    resumed = Table(Journal(path))  # today's box, on the journal of a box of before
+    rng = random.Random(3)
+    while not resumed.view()["over"]:
+        seat = rng.choice([s for s in range(3) if resumed.legal_actions(s)])
+        resumed.act(rng.choice(resumed.legal_actions(seat)))
+    log = resumed.export()
+    assert "mix" not in json.loads(log.splitlines()[0])["chance"]
+    assert verify(log) > 1  # the draws after the resume too: without the mix, as the game began
+    resumed.close()
