@@ -93,27 +93,17 @@ def test_a_backup_holds_every_game_but_the_one_in_play(tmp_path):
 
 
 def test_a_backup_restores_into_a_new_box_and_keeps_the_journal_it_replaces(tmp_path, capsys):
-    table = seeded(tmp_path / "box" / "journal.sqlite3")
-    table.new_game("ponte", 3)
-    for seat, card in enumerate(["vertigini", "passo_prudente", "salto_atletico"]):
-        table.act({"seat": seat, "pick": card})
-    table.end_game()
-    log = table.export(1)
-    table.backup(tmp_path / "backup.sqlite3")
-    table.close()
-    other = seeded(tmp_path / "other" / "journal.sqlite3", seed=9)
-    other.new_game("lifeboats", 3)
-    for _ in range(12):
-        other.new_game("lifeboats", 3)  # a box further on: its version is higher than the backup's
-    before = other.version
-    other.close()
-    assert main(["restore", str(tmp_path / "backup.sqlite3"), "--data", str(tmp_path / "other")]) == 0
+    backup, data, log = good_backup(tmp_path, games=13)  # a box further on: its version is higher than the backup's
+    kept = Journal(data / "journal.sqlite3")
+    before = kept.version
+    kept.close()
+    assert main(["restore", str(backup), "--data", str(data)]) == 0
     said = capsys.readouterr().out
     assert "restored 1 game into" in said and "journal.sqlite3.before-restore-" in said
-    restored = Table(Journal(tmp_path / "other" / "journal.sqlite3"))
+    restored = Table(Journal(data / "journal.sqlite3"))
     assert restored.export(1) == log and restored.version > before  # phones never see the version go back
     restored.close()
-    assert len(list((tmp_path / "other").glob("journal.sqlite3.before-restore-*"))) == 1
+    assert len(list(data.glob("journal.sqlite3.before-restore-*"))) == 1
 
 
 def test_a_file_that_is_not_a_sound_backup_is_refused_and_changes_nothing(tmp_path):
@@ -198,8 +188,8 @@ def test_check_says_whether_this_code_resumes_a_data_folder_and_changes_nothing(
     assert "game 1, line 4: " in capsys.readouterr().err
 
 
-def good_backup(tmp_path):
-    """A backup of one finished game of Ponte, and the data folder of a box with a game of its own."""
+def good_backup(tmp_path, games=1):
+    """A backup of one finished game of Ponte, and the data folder of a box with `games` games of its own."""
     table = seeded(tmp_path / "box" / "journal.sqlite3")
     table.new_game("ponte", 3)
     for seat, card in enumerate(["vertigini", "passo_prudente", "salto_atletico"]):
@@ -209,7 +199,8 @@ def good_backup(tmp_path):
     table.backup(tmp_path / "good.sqlite3")
     table.close()
     other = seeded(tmp_path / "other" / "journal.sqlite3", seed=9)
-    other.new_game("lifeboats", 3)
+    for _ in range(games):
+        other.new_game("lifeboats", 3)
     other.close()
     return tmp_path / "good.sqlite3", tmp_path / "other", log
 
