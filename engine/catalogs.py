@@ -31,8 +31,12 @@ def meaning(data: bytes) -> tuple[dict[tuple[str | None, str], mofile.Text], str
 
 def is_stale(po_path: Path) -> bool:
     """Whether the .mo beside `po_path` is missing or says other than the .po."""
-    mo = Path(po_path).with_suffix(".mo")
-    return not mo.exists() or meaning(mo.read_bytes()) != meaning(compiled(po_path))
+    return _differs(Path(po_path).with_suffix(".mo"), compiled(po_path))
+
+
+def _differs(mo: Path, data: bytes) -> bool:
+    """Whether the .mo file `mo` is missing or says other than the compiled bytes `data`."""
+    return not mo.exists() or meaning(mo.read_bytes()) != meaning(data)
 
 
 def sources(*roots: str | Path) -> list[Path]:
@@ -43,9 +47,10 @@ def sources(*roots: str | Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     for po in sources(*(argv if argv is not None else sys.argv[1:])):
-        if is_stale(po):
-            po.with_suffix(".mo").write_bytes(compiled(po))
-            print(f"compiled {po.with_suffix('.mo')}")
+        mo, data = po.with_suffix(".mo"), compiled(po)
+        if _differs(mo, data):
+            mo.write_bytes(data)
+            print(f"compiled {mo}")
     return 0
 
 

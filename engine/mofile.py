@@ -31,9 +31,9 @@ def read(path: Path) -> Compiled:
 
 
 def parse(data: bytes, name: str = "the catalog") -> Compiled:
-    if len(data) < 20 or struct.unpack("<I", data[:4])[0] not in _MAGIC:
+    order = _MAGIC.get(struct.unpack("<I", data[:4])[0]) if len(data) >= 20 else None
+    if order is None:
         raise ValueError(f"{name} is not a compiled message catalog")
-    order = _MAGIC[struct.unpack("<I", data[:4])[0]]
     _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
     messages: dict[tuple[str | None, str], Text] = {}
     header: dict[str, str] = {}
@@ -42,8 +42,8 @@ def parse(data: bytes, name: str = "the catalog") -> Compiled:
         text = _string(data, order, translations + 8 * index)
         msgid = key.split(b"\x00")[0].decode()
         if not msgid:
-            header = dict(line.split(":", 1) for line in text.decode().splitlines() if ":" in line)
-            header = {name.strip().lower(): value.strip() for name, value in header.items()}
+            fields = (line.split(":", 1) for line in text.decode().splitlines() if ":" in line)
+            header = {field.strip().lower(): value.strip() for field, value in fields}
             continue
         context, _, msgid = msgid.rpartition("\x04")
         forms = text.decode().split("\x00")
