@@ -16,13 +16,12 @@ from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .journal import FORMAT, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
+from .journal import FORMAT, KINDS, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
 from .rules.protocol import Action
 from .table import Table
 
 JOURNAL = "journal.sqlite3"
 MAX_ROW = 65_536  # characters: a game's table line or log line is far shorter; a longer row is no backup of ours
-KINDS = ("table", "line", "end")
 
 
 class BackupError(ValueError):

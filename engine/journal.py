@@ -10,12 +10,13 @@ The journal's format is its SQLite `user_version`: 1 (0 on the file: before it w
 2 keeps each game's chance seed (`seeds`). An older journal is brought up to date when it is opened (the new
 tables are added; nothing is rewritten); a newer one is refused by name.
 """
+import contextlib
 import fcntl
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeAlias, cast
 
@@ -31,11 +32,13 @@ FORMAT = 2
 # season's games would keep 2 MB of a Pi Zero's memory for good. The box appends and reads one game's lines.
 CACHE_KIB = 256
 
-SCHEMA = """
+KINDS = ("table", "line", "end")  # of an entry: a game's table line, a line of its log, its end
+
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('table', 'line', 'end')),
+    kind TEXT NOT NULL CHECK (kind IN ({", ".join(f"'{kind}'" for kind in KINDS)})),
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_game ON entries (game, id);
@@ -136,8 +139,6 @@ class Journal:
         if not os.access(directory, os.W_OK | os.X_OK):
             raise JournalError(f"the data directory {directory} is not writable by this user: {fix}")
 
-
-
     def _give_up(self) -> None:
         try:
             self._db.close()
@@ -172,31 +173,35 @@ class Journal:
         """One transaction: `rows` (game, kind, body) appended, a game's held pick set or cleared (`held`:
         (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
+        with self._transaction():
+            if started:
+                self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
+            if seed:
+                self._db.execute("INSERT INTO seeds (game, seed) VALUES (?, ?)", seed)
+            for game, kind, body in rows:
+                self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
+                                 (game, kind, json.dumps(body, ensure_ascii=False)))
+            if held:
+                game, body = held
+                self._db.execute("DELETE FROM held WHERE game = ?", (game,))
+                if body is not None:
+                    self._db.execute("INSERT INTO held (game, body) VALUES (?, ?)",
+                                     (game, json.dumps(body, ensure_ascii=False)))
+            self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held else 0,))
+            return int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction, under the lock: committed whole, or rolled back and refused by name."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                if started:
-                    self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
-                if seed:
-                    self._db.execute("INSERT INTO seeds (game, seed) VALUES (?, ?)", seed)
-                for game, kind, body in rows:
-                    self._db.execute("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
-                                     (game, kind, json.dumps(body, ensure_ascii=False)))
-                if held:
-                    game, body = held
-                    self._db.execute("DELETE FROM held WHERE game = ?", (game,))
-                    if body is not None:
-                        self._db.execute("INSERT INTO held (game, body) VALUES (?, ?)",
-                                         (game, json.dumps(body, ensure_ascii=False)))
-                self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held
-                                                                                             else 0,))
-                version = int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
+                yield
                 self._db.execute("COMMIT")
             except sqlite3.Error as e:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
-            return version
 
     def start_game(self, table_line: dict[str, JSON], lines: Sequence[Action] = (), end: int | None = None,
                    at: str | None = None, seed: bytes | None = None) -> tuple[int, int]:
@@ -296,19 +301,12 @@ class Journal:
         """Put games in whole, in one transaction, into this journal (new and empty): a restore's. The version
         is set to `version`."""
         entries, started, seeds = rows
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
-                                     [(g, k, json.dumps(b)) for g, k, b in entries])  # escaped: whatever it holds
-                self._db.executemany("INSERT INTO started (game, at) VALUES (?, ?)", started.items())
-                self._db.executemany("INSERT INTO seeds (game, seed) VALUES (?, ?)", seeds.items())
-                self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (version,))
-                self._db.execute("COMMIT")
-            except sqlite3.Error as e:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
+        with self._transaction():
+            self._db.executemany("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
+                                 [(g, k, json.dumps(b)) for g, k, b in entries])  # escaped: whatever it holds
+            self._db.executemany("INSERT INTO started (game, at) VALUES (?, ?)", started.items())
+            self._db.executemany("INSERT INTO seeds (game, seed) VALUES (?, ?)", seeds.items())
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (version,))
 
     def games(self, newest: int = 50) -> list[int]:
         """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""
