@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, cast
 
 from .chance import Committed, Dice, Unverifiable, new_seed
 from .journal import Journal, JournalError
@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 RETRY = 2.0  # seconds between tries to write a held pick's reveal the journal refused
 
 
+class Held(NamedTuple):
+    """The pick that completed a round, held for the reveal delay (journaled, not yet applied)."""
+    action: Action
+    cancel: Callable[[], None]  # of the timer that reveals it
+    due: bool = False  # the delay is over and the reveal could not be written yet: the round is closed
+
+
 class Table:
     def __init__(self, journal: Journal | None = None, *, random: Random | None = None,
                  seeds: Callable[[], bytes] = new_seed, reveal_delay: float = 0.0, schedule: Schedule = later,
@@ -56,8 +63,7 @@ class Table:
         self._now = now
         self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
         self._subscribers: list[Callable[[int], object]] = []
-        self._pending: tuple[Action, Callable[[], None]] | None = None  # (action, cancel) of a held pick
-        self._reveal_due = False  # the held pick's delay is over: its round is closed, the reveal being written
+        self._pending: Held | None = None  # a held round-completing pick
         self.fault: str | None = None  # "full" or "failing" while the journal refuses writes
         self._game_id: int | None
         self._record: GameRecord | None
@@ -142,7 +148,7 @@ class Table:
         except Rejected as e:
             raise JournalError(f"the journal {self._journal.path}, game {self._game_id}: its held pick "
                                f"{held} no longer fits ({e})") from None
-        self._pending = (held, self._schedule(self.reveal_delay, self._reveal_held))
+        self._pending = Held(held, self._schedule(self.reveal_delay, self._reveal_held))
 
     # -- what the table shows -------------------------------------------------------------------------
     @property
@@ -156,7 +162,7 @@ class Table:
 
     def _state(self) -> Any:
         state = self._require_game().state
-        return secret.hold(state, self._pending[0]) if self._pending else state
+        return secret.hold(state, self._pending.action) if self._pending else state
 
     @property
     def state(self) -> Any:
@@ -300,18 +306,18 @@ class Table:
                 raise refuse("not_an_object")
             if action == UNDO:
                 return self.undo()
-            if self._pending and self._reveal_due:  # no pick changes once the reveal is due, written or not
+            if self._pending and self._pending.due:  # no pick changes once the reveal is due, written or not
                 raise refuse("reveal_due")
-            if self._pending and action.get("seat") == self._pending[0].get("seat"):
+            if self._pending and action.get("seat") == self._pending.action.get("seat"):
                 record.check(action)  # the held seat changes its pick
                 version = self._journaled(lambda: self._journal.hold(game_id, action))
-                self._pending = (action, self._pending[1])
+                self._pending = Held(action, self._pending.cancel)
                 self._changed(version)
                 return "held"
             if not self._pending and self.reveal_delay > 0 and secret.completes_round(record.state, action):
                 record.check(action)
                 version = self._journaled(lambda: self._journal.hold(game_id, action))  # acknowledged is
-                self._pending = (action, self._schedule(self.reveal_delay, self._reveal_held))  # journaled
+                self._pending = Held(action, self._schedule(self.reveal_delay, self._reveal_held))  # journaled
                 self._changed(version)
                 return "held"
             self._commit(action)
@@ -334,17 +340,15 @@ class Table:
         with self._lock:
             if not self._pending:
                 return
-            self._reveal_due = True
             try:
-                self._commit(self._pending[0], revealing=True)
+                self._commit(self._pending.action, revealing=True)
             except JournalError:
-                self._pending = (self._pending[0], self._schedule(RETRY, self._reveal_held))
+                self._pending = Held(self._pending.action, self._schedule(RETRY, self._reveal_held), due=True)
 
     def _drop_pending(self) -> None:
         if self._pending:
-            self._pending[1]()
+            self._pending.cancel()
             self._pending = None
-        self._reveal_due = False
 
     def _require_game(self) -> GameRecord:
         if self._record is None:
@@ -365,12 +369,13 @@ class Table:
         try:
             version = self._journaled(lambda: self._journal.append(game_id, lines, revealed=revealing),
                                       rollback=self._rebuild)
-        except Exception as e:
-            if not isinstance(e, JournalError):
-                self._rebuild()
+        except JournalError:
+            raise  # rolled back before the fault was told
+        except Exception:
+            self._rebuild()
             raise
         if revealing:
-            self._pending, self._reveal_due = None, False
+            self._pending = None
         self._changed(version)
 
     def _rebuild(self) -> None:
