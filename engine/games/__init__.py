@@ -63,8 +63,8 @@ class Rules(Named, Protocol[S]):
 
 # The names the contract asks for, checked when a game's rules are first imported (the type checker checks the
 # rest): typing lists a protocol's members only from Python 3.12 on (`__protocol_attrs__`).
-CONTRACT = ("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors", "chance_outcomes", "legal_actions",
-            "apply", "prompt", "view", "result")
+CONTRACT = tuple(name for protocol in (Named, Rules) for name, member in vars(protocol).items()
+                 if not name.startswith("_") and (callable(member) or isinstance(member, property)))
 
 
 PublicLines = Callable[[Sequence[tuple[Any, Action]]], list[Action]]  # (state before, line) -> lines kept
@@ -138,13 +138,14 @@ class Game:
 
     @property
     def public_lines(self) -> PublicLines | None:
-        found = getattr(self.rules, "public_lines") if "public_lines" in self.capabilities else None
-        return cast(PublicLines | None, found)
+        return cast(PublicLines | None, self._capability("public_lines"))
 
     @property
     def secret_draw(self) -> SecretDraw | None:
-        found = getattr(self.rules, "secret_draw") if "secret_draw" in self.capabilities else None
-        return cast(SecretDraw | None, found)
+        return cast(SecretDraw | None, self._capability("secret_draw"))
+
+    def _capability(self, name: str) -> object:
+        return getattr(self.rules, name) if name in self.capabilities else None
 
 
 PAGES = ENGINE.parent / "web_companion" / "rules"
