@@ -90,7 +90,7 @@ class Box:
         self._revealed = False  # a reveal this press causes sounds after its tick
         self._pressing = True
         try:
-            outcome = self._seat_input(seat, lambda: self._pad_press(seat, button), button=button)
+            outcome = self._seat_input(seat, lambda prompt: self._pad_press(seat, button, prompt), button=button)
         finally:
             self._pressing = False
         # A refused secret press ticks like any other: the buzzer is public (docs/architecture.md)
@@ -174,10 +174,10 @@ class Box:
             self.refresh()
             return claim
 
-    def _pad_press(self, seat, button):
+    def _pad_press(self, seat, button, prompt):
+        """A press of the seat's pad, its prompt asked once for the whole input (_seat_input)."""
         if not seat < self.table.seats:
             raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
-        prompt = self.table.prompt(seat)
         if prompt is not None and prompt.secret and prompt.pad is None:
             return "phone"  # a secret choice with no fixed layout: a cursor would show it on the public OLED
         cursor = self.cursors.setdefault(seat, Cursor())
@@ -189,7 +189,7 @@ class Box:
     def seat_act(self, seat, action):
         """An action from the seat's phone (or from the host for a seat with neither pad nor phone): the same
         rules and rejections as its pad."""
-        def act():
+        def act(_prompt):
             if not isinstance(action, dict) or action.get("seat") != seat:
                 raise refuse("not_your_action", player=seat + 1, seat=seat)
             return self.table.act(action)
@@ -213,12 +213,13 @@ class Box:
                     self.refresh()
 
     def _seat_input(self, seat, act, **about):
+        """act(the seat's prompt) for an input of `seat`; what the table and the OLED make of its outcome."""
         with self._input():
             mark = self.presenter.mark()
             self.overlay = None
             asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
             try:
-                outcome = {"seat": seat, **about, "status": act()}
+                outcome = {"seat": seat, **about, "status": act(asked)}
                 if outcome["status"] == "moved":
                     cursor = self.cursors[seat]
                     self.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt, cursor.label(),
