@@ -29,10 +29,15 @@ GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11
 COMPACT_BAR = 8  # a title bar that leaves a picture 56 rows: the 7 glyph rows and one below
 
 
+def write(draw, xy, text, fill="white"):
+    """Text in the panel's font, placed by its line's top-left corner; a character the font lacks as "?"."""
+    draw.text(xy, drawable(text), font=FONT, fill=fill)
+
+
 def glyphs(draw, xy, text, fill="white"):
     """Text placed by its glyphs' top-left corner, in the panel's font: a picture's words and numbers are never
     smaller than the screens' (5×7), whatever room the picture has."""
-    draw.text((xy[0], xy[1] - GLYPH_TOP), drawable(text), font=FONT, fill=fill)
+    write(draw, (xy[0], xy[1] - GLYPH_TOP), text, fill)
 
 
 def draw_screen(draw, screen):
@@ -46,12 +51,12 @@ def draw_screen(draw, screen):
         glyphs(draw, (1, 0), screen.title, fill="black")
     else:
         draw.rectangle((0, 0, WIDTH - 1, LINE - 1), fill="white")
-        draw.text((1, 0), drawable(screen.title), font=FONT, fill="black")
+        write(draw, (1, 0), screen.title, fill="black")
     if screen.picture is not None:
         screen.picture.draw(draw, HEIGHT)
         return
     for row, line in enumerate(screen.lines):
-        draw.text((0, LINE + 1 + row * LINE), drawable(line), font=FONT, fill="white")
+        write(draw, (0, LINE + 1 + row * LINE), line)
 
 
 def _draw_qr(draw, screen):
@@ -68,9 +73,9 @@ def _draw_qr(draw, screen):
             if dark:
                 x, y = 2 * (column + QR_BORDER), 3 + 2 * (row + QR_BORDER)
                 draw.rectangle((x, y, x + 1, y + 1), fill="black")
-    draw.text((QR_SIZE + 4, 0), drawable(screen.title), font=FONT, fill="white")
+    write(draw, (QR_SIZE + 4, 0), screen.title)
     for row, line in enumerate(screen.lines):
-        draw.text((QR_SIZE + 4, LINE + 2 + row * LINE), drawable(line), font=FONT, fill="white")
+        write(draw, (QR_SIZE + 4, LINE + 2 + row * LINE), line)
 
 
 def render(screen):
