@@ -60,7 +60,7 @@ class GameRecord:
         self._hashed = 0  # brought up to date when a draw asks: a game without chance never hashes a line
         self.applied: list[Action] = []  # the lines in effect, in order
         self._undo_points: list[int] = []  # len(applied) before each seat or host action still in effect
-        self._redraws: list[Action] = []  # chance lines an undo took back, to be drawn again in order
+        self._redraws: list[Action] = []  # chance lines an undo took back, drawn again in order: no re-roll
 
     @property
     def state(self) -> Any:  # the game's own state: only its rules look into it
