@@ -13,12 +13,10 @@ from hypothesis import strategies as st
 from engine.games import GAMES
 from web_companion import create_app
 from tests.conftest import virtual
+from tests.test_contract_total import JSON  # any JSON value a body can hold once parsed
 
 pytestmark = pytest.mark.slow
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 20) | st.floats(allow_nan=False) |
-                    st.text(max_size=8), lambda inner: st.lists(inner, max_size=4) |
-                    st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 SEAT = st.integers(-2, 13)
 GAME = st.sampled_from(sorted(GAMES)) | st.text(max_size=6) | JSON
 ACTION = st.fixed_dictionaries({"seat": SEAT | JSON}, optional={
