@@ -4,7 +4,7 @@ import logging
 import time
 from dataclasses import replace
 
-from engine.claims import Claims
+from engine.pairing import Pairing
 from engine.journal import StorageError
 from engine.rules import Rejected
 from engine.rules.protocol import refuse
@@ -13,7 +13,7 @@ from engine.words import render
 from engine.timers import later
 
 from . import screens
-from .config import BUTTONS_PER_PAD, HOST_BUTTONS
+from .config import HOST_BUTTONS
 from .cursor import Cursor
 from .display import Display
 from .menu import HostMenu
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input and the presentation
     share the table's lock; the display's own thread puts each screen on the panel, off that lock. The web app
-    is handed this box: the table, the press and act functions, the OLED frame and the claims; it never imports
+    is handed this box: the table, the press and act functions, the OLED frame and the pairing; it never imports
     the device.
 
     No error ends an input: a press that cannot be taken (the journal cannot be written, or anything else
@@ -36,7 +36,6 @@ class Box:
     logged once, and the next press works as soon as the fault is gone."""
 
     host_buttons = HOST_BUTTONS
-    claim_buttons = ("prev", "next", "ok", "undo")  # the host panel's buttons a claim may draw (Menu powers off)
     power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
     def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
@@ -50,7 +49,9 @@ class Box:
         self.lang = self.state.read().get("language", pinmap.language)
         self.display = Display(device)
         self.url = url
-        self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off, self._menu_language)
+        self.pairing = Pairing(self.state, clock)
+        self.menu = HostMenu(table, self.wired_seats, self.lang, url, power_off, self._menu_language,
+                             self.pairing, self.pair_code)
         self.presenter = Presenter(self.lang)
         self.schedule = schedule
         self._menu_presses = 0  # counts Menu presses, so a hold is told from two presses
@@ -60,12 +61,10 @@ class Box:
         self.notice = None  # a rejected press, shown in the title until the next input
         self.overlay = None  # a seat's cursor screen, shown until the next input
         self.cursors = {}  # seat -> Cursor
-        self.claims = Claims(self.state, clock)
-        self._holding = {}  # key -> the claim a press of its button may confirm, while the key is down
         self._failures = set()  # errors already logged, so a fault that lasts is logged once
-        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, self.key_released, clock=clock,
-                              schedule=schedule, pin_factory=pin_factory, simulated=simulated)
-        self._game_id = self._seats = None  # the game the presenter (and the claims) have caught up with
+        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
+                              pin_factory=pin_factory, simulated=simulated)
+        self._game_id = self._seats = None  # the game the presenter (and the pairing) have caught up with
         self._inputs = 0  # inputs of the box's own under way: each refreshes the OLED once, when it is done
         table.subscribe(self._table_changed)
         self.refresh()
@@ -81,9 +80,6 @@ class Box:
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
         with self.table.lock:
-            claim = self.claims.awaits(("seat", seat), button)
-            if claim:  # perhaps the gesture that confirms a phone: told apart from a press by its length
-                return self._hold_starts(("seat", seat, button), claim)
             return self._guarded(("seat", seat, button), lambda: self._seat_press(seat, button))
 
     def _seat_press(self, seat, button):
@@ -99,46 +95,27 @@ class Box:
             self.sound("reveal")
         return outcome
 
-    def key_released(self, key):
-        """A key let go: a press held back as a possible claim gesture and let go sooner is played now."""
+    # -- phones -------------------------------------------------------------------------------------
+    def pair_code(self, target):
+        """A code that pairs a phone with `target`, ("seat", n) or ("host",): the host menu shows it on the OLED,
+        the host's phone on its own screen. The OLED is refreshed when it expires (the menu then says so)."""
         with self.table.lock:
-            if key not in self._holding:
-                return None
-            claim = self._holding.pop(key)
-            if claim is None:  # the hold confirmed its claim: the release does nothing more
-                return None
-            kind, *where = key
-            if kind == "seat":
-                return self._guarded(key, lambda: self._seat_press(*where))
-            return self._guarded(key, lambda: self._host_press(*where))
+            seats = self.table.seats if target[0] == "seat" else None
+            code = self.pairing.open(target, seats)
+            self.schedule(self.pairing.window + 0.1, self.refresh)
+            return code
 
-    def _hold_starts(self, key, claim):
-        self._holding[key] = claim
-        self.schedule(self.claims.hold, lambda: self._hold_done(key, claim))
-        return {"status": "holding"}
-
-    def _hold_done(self, key, claim):
+    def pair(self, code, address=None):
+        """A phone typed `code`: (what it holds now, its token), told to the whole table on the OLED — so a seat
+        taken by the wrong phone is seen at once. Raises PairingRefused."""
         with self.table.lock:
-            if self._holding.get(key) is not claim:  # let go before the time: it was a press
-                return
-            self._holding[key] = None
-            outcome = self._guarded(key, lambda: self._confirm(claim))
-            if outcome:
-                self.pads.told(key, outcome)  # what the hold did (the virtual box answers with it)
-
-    def _confirm(self, claim):
-        target = self.claims.confirm(claim)
-        if target is None:
-            return None
-        who = (text(self.lang, "player_n", n=target[1] + 1) if target[0] == "seat" else text(self.lang, "host"))
-        self.notice = None
-        self.overlay = screens.Screen(text(self.lang, "phone_joined"), (who,))
-        self.sound("reveal")
-        self.refresh()
-        return {"status": "claimed"}
-
-    def _who(self, target):
-        return screens.seat(self.lang, target[1]) if target[0] == "seat" else text(self.lang, "host")
+            target, token = self.pairing.enter(code, address)
+            self.menu.paired(target)
+            self.notice = None
+            self.overlay = screens.Screen(text(self.lang, "phone_joined"), (screens.who(self.lang, target),))
+            self.sound("reveal")
+            self.refresh()
+            return target, token
 
     def _guarded(self, key, handle):
         """handle() for the input on `key`; any error it raises refuses the input where the table sees it."""
@@ -160,19 +137,7 @@ class Box:
             log.exception("the OLED could not be updated")
         return {"status": "rejected", "error": reason}
 
-    def request_claim(self, target, address=None):
-        """A phone asks for `target` ("seat", n) or ("host",): a wired seat is confirmed on its pad, the host
-        role and a seat no pad wires on the host panel. Returns the Claim (its button is the phone's alone)."""
-        with self.table.lock:
-            if target[0] == "seat" and target[1] < self.wired_seats:
-                panel, buttons = target, range(1, BUTTONS_PER_PAD + 1)
-            else:
-                panel, buttons = ("host",), self.claim_buttons
-            seats = self.table.seats if target[0] == "seat" else None
-            claim = self.claims.request(target, panel, buttons, seats, address)
-            self.schedule(self.claims.window + 0.1, self.refresh)  # the OLED stops naming it when it expires
-            self.refresh()
-            return claim
+
 
     def _pad_press(self, seat, button, prompt):
         """A press of the seat's pad, its prompt asked once for the whole input (_seat_input)."""
@@ -244,7 +209,7 @@ class Box:
             return outcome
 
     def has_phone(self, seat):
-        return self.claims.holds(("seat", seat), self.table.seats)
+        return self.pairing.holds(("seat", seat), self.table.seats)
 
     def host_pressed(self, name):
         with self.table.lock:
@@ -252,9 +217,6 @@ class Box:
             if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
                 self._menu_presses += 1
                 self.schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
-            claim = self.claims.awaits(("host",), name)
-            if claim:
-                return self._hold_starts(("host", name), claim)
             return self._guarded(("host", name), lambda: self._host_press(name))
 
     def _host_press(self, name):
@@ -332,9 +294,7 @@ class Box:
             else:
                 screen = (self.presenter.is_live and not view["over"] and self._waiting_cursor()
                           or self.presenter.screen(view))
-            # A refusal or a fault first; then whom phones ask for, unless an overlay (a cursor, a phone that
-            # joined) has the title until the next input.
-            title = self.notice or self._fault() or (None if self.overlay else self._asking())
+            title = self.notice or self._fault()  # a refusal or a fault has the title
             if title:
                 screen = replace(screen, title=title)
             self.display.show(screen)  # the display's own thread sends it, off this lock
@@ -352,7 +312,7 @@ class Box:
 
     def _void_seat_tokens(self):
         try:
-            self.claims.new_table(self.table.seats)
+            self.pairing.new_table(self.table.seats)
         except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
             log.exception("could not forget the phones of the last seat count")
 
@@ -361,16 +321,7 @@ class Box:
         fault = self.table.fault
         return text(self.lang, "storage_full" if fault == "full" else "storage_failing") if fault else None
 
-    def _asking(self):
-        """The title while phones ask for seats or the host role: whom they ask for."""
-        asked = []
-        for claim in self.claims.waiting():
-            if claim.target not in asked:
-                asked.append(claim.target)
-        if not asked:
-            return None
-        return text(self.lang, "phone_asks" if len(asked) == 1 else "phones_ask",
-                    who=" ".join(self._who(t) for t in asked))
+
 
     def sound(self, name):
         if self.sounds:

@@ -6,27 +6,35 @@ from engine.rules import Rejected
 from engine.rules.options import CHOICE, SEAT
 from engine.words import render
 
-from .screens import Screen, join, seat, wrap
+from .screens import COLUMNS, Screen, join, seat, who, wrap
 from .texts import text
 
-INGAME = ("back", "join", "new", "language", "end")  # the first entry only closes the menu
-SHOWN = 3  # in-game entries on the panel at once, the chosen one always among them
+# The menu's entries while a game is played, and when none is; the first only closes the menu
+PLAYING = ("back", "join", "new", "language", "end")
+IDLE = ("back", "new", "join", "language")
+SHOWN = 3  # entries on the panel at once, the chosen one always among them
 LANGUAGE_ORDER = ("it", "en")
 
 
 class HostMenu:
-    def __init__(self, table, wired_seats, language, url=None, power_off=None, set_language=None):
+    def __init__(self, table, wired_seats, language, url=None, power_off=None, set_language=None, pairing=None,
+                 pair_code=None):
         self.table = table
+        self.pairing = pairing  # the phones paired (engine/pairing.py)
+        self.pair_code = pair_code  # opens a code that pairs a phone with a seat or the host role (device/box.py)
         self.power_off = power_off  # shuts the Pi down; True once it is going down (None in mock mode)
         self.set_language = set_language  # the box's language, kept (the menu's own follows it)
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
         self.lang = language
-        # None (closed), "setup", "seal" (a new game's draws sealed), "undo", "ingame", "join", "end", "poweroff"
-        # (asking), "off" (going down) or "failed" (it could not power off: said on the OLED until a key)
+        # None (closed), "setup", "seal" (a new game's draws sealed), "undo", "main", "join" (the QR code), "pair"
+        # (whom a phone is for), "code" (its code), "end", "poweroff" (asking), "off" (going down) or "failed" (it
+        # could not power off: said on the OLED until a key)
         self.mode = None
         self.step = 0  # the setup step shown
-        self.ingame = 0  # the chosen entry of the in-game menu
+        self.entry = 0  # the chosen entry of the main menu
+        self.target = 0  # whom a phone is paired with: the host role, then each seat
+        self.code = None  # the pairing code shown
         self.games = list(GAMES)  # in the order they are registered
         self.game = self.games[0]
         self.seats = GAMES[self.game].seats[0]
@@ -48,7 +56,18 @@ class HostMenu:
         return ["game", "seats"] + [o.name for o in self._menu_options()]
 
     def open(self, mode):
-        self.mode, self.step, self.ingame = mode, 0, 0
+        self.mode, self.step, self.entry, self.target = mode, 0, 0, 0
+
+    def _entries(self):
+        return PLAYING if self.table.game and not self.table.view()["over"] else IDLE
+
+    def _targets(self):
+        return [("host",)] + [("seat", s) for s in range(self.table.seats if self.table.game else 0)]
+
+    def paired(self, target):
+        """A phone typed the code for `target`: its screen has done its job."""
+        if self.mode == "code" and self.code.target == target:
+            self.mode = self.code = None
 
     def press(self, name):
         """Handle a host button; returns True when the menu used it (else the presentation may)."""
@@ -62,20 +81,29 @@ class HostMenu:
             return True
         if self.mode is None:
             if name == "menu" or (name == "ok" and self.table.game is None):
-                playing = self.table.game and not self.table.view()["over"]
-                self.open("ingame" if playing else "setup")
+                self.open("main" if name == "menu" else "setup")
                 return True
             return False
         if self.mode in ("undo", "end", "poweroff"):
             return self._confirm(name)
+        if self.mode == "join" and name == "ok":
+            self.open("pair")
+            return True
+        if self.mode == "pair":
+            return self._pair(name)
+        if self.mode == "code":  # any key: the code leaves the screen, and ends
+            self.pairing.close(self.code.target)
+            self.mode = self.code = None
+            return True
         if self.mode in ("join", "seal", "failed"):
             self.mode = None
             return True
-        if self.mode == "ingame":
+        if self.mode == "main":
+            entries = self._entries()
             if name in ("prev", "next"):
-                self.ingame = (self.ingame + (1 if name == "next" else -1)) % len(INGAME)
+                self.entry = (self.entry + (1 if name == "next" else -1)) % len(entries)
             elif name == "ok":
-                chosen = INGAME[self.ingame]
+                chosen = entries[self.entry % len(entries)]
                 if chosen == "language":  # the other language at once; the menu stays open, in it
                     other = LANGUAGE_ORDER[(LANGUAGE_ORDER.index(self.lang) + 1) % len(LANGUAGE_ORDER)]
                     self.set_language(other)
@@ -99,6 +127,20 @@ class HostMenu:
             else:
                 self._start()
         return True
+
+    def _pair(self, name):
+        """Whom a phone is for: ◀ ▶ choose, OK shows the code, Menu closes."""
+        targets = self._targets()
+        if name in ("prev", "next"):
+            self.target = (self.target + (1 if name == "next" else -1)) % len(targets)
+        elif name == "ok":
+            self.code = self.pair_code(targets[self.target % len(targets)])
+            self.mode = "code"
+        else:
+            self.mode = None
+        return True
+
+
 
     def _values(self, key):
         if key == "game":
@@ -174,14 +216,26 @@ class HostMenu:
     def screen(self):
         lang = self.lang
         if self.mode == "join":
-            return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_back"))
+            return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_pair"))
+        if self.mode == "pair":
+            targets = self._targets()
+            return Screen(text(lang, "pair_title"), (f"> {who(lang, targets[self.target % len(targets)])}",
+                                                     text(lang, "change"), text(lang, "ok_code")))
+        if self.mode == "code":
+            if self.pairing.showing(self.code.target) != self.code:  # it expired
+                return Screen(text(lang, "title"), (*wrap(text(lang, "code_over"), indent=""), text(lang, "ok_back")))
+            return Screen(text(lang, "code_for", who=who(lang, self.code.target))[:COLUMNS],
+                          (spaced(self.code.code), *wrap(text(lang, "code_help", n=round(self.pairing.window / 60)),
+                                                         indent=""), text(lang, "key_closes")))
         if self.mode == "seal":
             return Screen(text(lang, "seal_title"), (seal_fingerprint(self.table.view()["chance"]["commitment"]),
                                                      *wrap(text(lang, "seal_later"), indent=""), text(lang, "ok_play")))
-        if self.mode == "ingame":
-            first = max(0, min(self.ingame - 1, len(INGAME) - SHOWN))
-            entries = [(i, text(lang, f"menu_{entry}")) for i, entry in enumerate(INGAME)][first:first + SHOWN]
-            return Screen(text(lang, "menu"), tuple(f"{'>' if i == self.ingame else ' '}{entry}"
+        if self.mode == "main":
+            listed = self._entries()
+            chosen = self.entry % len(listed)
+            first = max(0, min(chosen - 1, len(listed) - SHOWN))
+            entries = [(i, text(lang, f"menu_{entry}")) for i, entry in enumerate(listed)][first:first + SHOWN]
+            return Screen(text(lang, "menu"), tuple(f"{'>' if i == chosen else ' '}{entry}"
                                                     for i, entry in entries) + (text(lang, "ok_choose"),))
         if self.mode == "off":
             return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
@@ -205,6 +259,11 @@ class HostMenu:
             lines.append(text(lang, "change"))
         lines.append(text(lang, "start") if self.step == len(steps) - 1 else text(lang, "ok_next"))
         return Screen(f"{text(lang, 'new_game')} {self.step + 1}/{len(steps)}", tuple(lines))
+
+
+def spaced(code):
+    """A pairing code in two groups of three, to read and type."""
+    return f"{code[:3]} {code[3:]}"
 
 
 def seal_fingerprint(commitment):

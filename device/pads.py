@@ -103,36 +103,26 @@ def wires(pinmap):
 
 class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
-    on_host(name); releases reach on_release(key). Each key is named ("seat", seat, button) or ("host", name).
-    What a press or release did (its handler's answer) is told to `when_outcome(key, outcome)` when one is set
-    (the virtual box answers a click with it). No error in a handler ends the thread that reads the pins: it is
-    logged (once for each kind of error) and the next press is read as usual."""
+    on_host(name). Each key is named ("seat", seat, button) or ("host", name). What a press did (its handler's
+    answer) is told to `when_outcome(key, outcome)` when one is set (the virtual box answers a click with it). No
+    error in a handler ends the thread that reads the pins: it is logged (once for each kind of error) and the
+    next press is read as usual."""
 
-    def __init__(self, on_seat, on_host, on_release=None):
-        self._on_seat, self._on_host, self._on_release = on_seat, on_host, on_release
+    def __init__(self, on_seat, on_host):
+        self._on_seat, self._on_host = on_seat, on_host
         self.when_outcome = None
         self._logged = set()
 
     def _pressed(self, key):
         kind, *where = key
-        self._deliver(key, (self._on_seat if kind == "seat" else self._on_host), *where)
-
-    def _released(self, key):
-        if self._on_release:
-            self._deliver(key, self._on_release, key)
-
-    def _deliver(self, key, handler, *args):
+        handler = self._on_seat if kind == "seat" else self._on_host
         try:
-            outcome = handler(*args)
+            outcome = handler(*where)
         except Exception as e:
             if (type(e), str(e)) not in self._logged:
                 self._logged.add((type(e), str(e)))
                 log.exception("a handler failed on %s; the pads read on", key)
             return
-        self.told(key, outcome)
-
-    def told(self, key, outcome):
-        """`key`'s press, release or hold did `outcome` (None: nothing)."""
         if outcome is not None and self.when_outcome is not None:
             self.when_outcome(key, outcome)
 
@@ -143,15 +133,13 @@ class _Pads:
 class DirectPads(_Pads):
     """A pin per button, each read as a DebouncedButton."""
 
-    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
-                 pin_factory=None):
-        super().__init__(on_seat, on_host, on_release)
+    def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
+        super().__init__(on_seat, on_host)
         self.debounce = debounce = pinmap.debounce_ms / 1000
         common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
         self.buttons = {}
         for key, (pin,) in wires(pinmap).items():
-            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k),
-                                                when_released=lambda k=key: self._released(k), **common)
+            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k), **common)
 
     def is_pressed(self, key):
         return self.buttons[key].is_pressed
@@ -181,9 +169,8 @@ class MatrixPads(_Pads):
     own once started, or by whoever calls its scan(). In mock mode a simulated matrix is handed in with the mock
     pins, and the virtual box's taps close its keys."""
 
-    def __init__(self, pinmap, on_seat, on_host, on_release=None, *, pin_factory=None, simulated=None,
-                 period=SCAN_PERIOD):
-        super().__init__(on_seat, on_host, on_release)
+    def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, simulated=None, period=SCAN_PERIOD):
+        super().__init__(on_seat, on_host)
         self.keys = [row + [None] * (BUTTONS_PER_PAD - len(row)) for row in key_rows(len(pinmap.seats))]
         self.places = {key: (r, c) for r, row in enumerate(self.keys) for c, key in enumerate(row) if key}
         self.simulated = simulated  # mock mode: the matrix on the mock pins, which the virtual box's taps close
@@ -196,8 +183,8 @@ class MatrixPads(_Pads):
 
     def _changed(self, row, column, pressed):
         key = self.keys[row][column]
-        if key:  # the host row's buttons 6–8 are not wired to anything
-            self._pressed(key) if pressed else self._released(key)
+        if key and pressed:  # the host row's buttons 6–8 are not wired to anything; a release does nothing
+            self._pressed(key)
 
     def is_pressed(self, key):
         return self.places[key] in self.scanner.pressed
@@ -219,11 +206,10 @@ class MatrixPads(_Pads):
         self.scanner.close()
 
 
-def make_pads(pinmap, on_seat, on_host, on_release=None, *, clock=time.monotonic, schedule=later,
-              pin_factory=None, simulated=None):
+def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None,
+              simulated=None):
     """The pads of the pin map's wiring, on `pin_factory`'s pins (a matrix `simulated` on them in mock mode); call
     start() to have them read on their own."""
     if pinmap.wiring == "matrix":
-        return MatrixPads(pinmap, on_seat, on_host, on_release, pin_factory=pin_factory, simulated=simulated)
-    return DirectPads(pinmap, on_seat, on_host, on_release, clock=clock, schedule=schedule,
-                      pin_factory=pin_factory)
+        return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory, simulated=simulated)
+    return DirectPads(pinmap, on_seat, on_host, clock=clock, schedule=schedule, pin_factory=pin_factory)

@@ -99,6 +99,11 @@ def seat(lang, n):
     return text(lang, "seat", n=n + 1)
 
 
+def who(lang, target):
+    """Whom a phone is paired with, ("seat", n) or ("host",), in full."""
+    return text(lang, "player_n", n=target[1] + 1) if target[0] == "seat" else text(lang, "host")
+
+
 def seats(lang, numbers):
     return " ".join(seat(lang, s) for s in numbers)
 

@@ -20,15 +20,12 @@ class VirtualBox:
 
     def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button as a finger would: held for `hold` seconds, or as long as the pads take to
-        see it (its debounce). Returns what the press did (None when it did nothing): what its release did, for
-        a press held back as a possible claim gesture."""
+        see it (its debounce). Returns what the press did (None when it did nothing)."""
         pads = self.box.pads
         key = ("host", host) if host is not None else ("seat", seat, button)
         self._outcomes.pop(key, None)
         pads.tap(key, True)
         self.sleep(pads.settle_time if hold is None else hold)
-        if self._outcomes.get(key) == {"status": "holding"}:
-            self._outcomes.pop(key)
         pads.tap(key, False)
         self.sleep(pads.settle_time)
         return self._outcomes.pop(key, None)

@@ -1,4 +1,5 @@
 """Helpers for the browser tests: Debian's chromium through Playwright, and a real `arbitro --mock`."""
+import io
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -72,24 +74,60 @@ def screenshot(page, name):
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
 
 
-def ask_and_hold(page, click, server, box_page=None, shown=lambda claim, words: None):
-    """A phone asks for a seat or the host role by `click()`, and shows the button the box drew (its words are
-    handed to `shown(claim, words)` then: once the button is held, the phone shows the seat instead); the player
-    holds that button, on the virtual box's page when given (its "Hold the next button" switch), else by
-    POST /box/press. Returns the claim as the phone received it."""
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/claim")) as answer:
-        click()
-    claim = answer.value.json()
-    page.wait_for_selector(".claim .hold")
-    shown(claim, page.inner_text(".claim"))
-    pad = claim["confirm_by"] == "pad"
+def post(server, path, body):
+    request = urllib.request.Request(server.url + path, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+
+def read_oled_line(png, line, length, alphabet="0123456789 "):
+    """Characters of the OLED's body line `line` read off its image, as a person reads them: each cell matched
+    against the panel's own font drawing each character of `alphabet` there."""
+    from device.display import LINE, render
+    from device.screens import Screen
+    image = Image.open(io.BytesIO(png)).convert("1")
+    top = LINE + 1 + line * LINE
+    read = ""
+    for n in range(length):
+        box = (0, top, 6 * (n + 1), top + LINE)
+        found = [c for c in alphabet
+                 if render(Screen("", ("",) * line + (read + c,))).crop(box).tobytes() == image.crop(box).tobytes()]
+        assert len(found) == 1, f"cell {n} of line {line} reads as {found}"
+        read += found[0]
+    return read
+
+
+def click_key(box_page, selector):
+    """Click a key of the virtual box's page and wait for the box's answer to that very press, so the next click
+    never overtakes it (the page may redraw its keys meanwhile: waiting on the key itself could end early)."""
+    with box_page.expect_response(lambda r: r.url.endswith("/box/press")) as answer:
+        box_page.click(selector)
+    return answer.value.json()
+
+
+def code_from_box(server, box_page, target):
+    """The code for `target` (("seat", n) or ("host",)), asked as a person at the box does: on the virtual box's
+    host panel, Menu, Telefoni, OK, OK, ▶ to the seat, OK; read off the OLED."""
+    playing = json.load(urllib.request.urlopen(server.url + "/api/table")).get("over") is False
+    clicks = ["menu"] + ["next"] * (1 if playing else 2) + ["ok", "ok"]
+    clicks += ["next"] * (target[1] + 1 if target[0] == "seat" else 0) + ["ok"]
+    for name in clicks:
+        click_key(box_page, f'[data-host="{name}"]:not([data-hold])')
+    return read_oled_line(urllib.request.urlopen(server.url + "/box/oled.png").read(), 0, 7)
+
+
+def pair(page, server, target, box_page=None, shown=lambda words: None):
+    """The phone `page`, on its Seat or Host tab, pairs for `target`: the code comes from the virtual box's OLED
+    when `box_page` is given, else from the host's own screen (this computer's browser is the host in mock
+    mode: POST /api/host/pair). Its form's words are handed to `shown(words)` before the code is typed."""
     if box_page is not None:
-        box_page.click("#hold-next")
-        box_page.click(f'[data-seat="{claim["seat"]}"][data-button="{claim["button"]}"]' if pad
-                       else f'[data-host="{claim["button"]}"]:not([data-hold])')
+        code = code_from_box(server, box_page, target)
     else:
-        body = {"seat": claim["seat"], "button": claim["button"]} if pad else {"host": claim["button"]}
-        request = urllib.request.Request(server.url + "/box/press", json.dumps({**body, "hold": True}).encode(),
-                                         {"Content-Type": "application/json"})
-        assert json.load(urllib.request.urlopen(request))["status"] == "claimed"
-    return claim
+        code = post(server, "/api/host/pair", {"host": True} if target[0] == "host" else {"seat": target[1]})["code"]
+    page.wait_for_selector("#pair-code")
+    shown(page.inner_text(".pair"))
+    page.fill("#pair-code", code)
+    with page.expect_response(lambda r: r.url.endswith("/api/pair")) as answer:
+        page.click(".pair button[type=submit]")
+    assert answer.value.status == 200, answer.value.json()
+    return code

@@ -1,22 +1,35 @@
-"""A phone taking a seat or the host role as a player would: it asks, the box draws a button, and the player
-holds that button (on the seat's pad, or on the host panel) until the box takes it."""
+"""A phone pairing as people at a table do it: someone opens Menu → Phones on the box's host panel, chooses the
+seat (or the host role) and presses OK; the OLED shows a code; the phone types it."""
+from device.screens import COLUMNS, who
+from device.texts import text
 from tests.conftest import virtual
 
 
-def hold_button(box, claim):
-    """Hold the button a claim drew, on the panel that confirms it, a little longer than the box asks."""
-    hold = box.claims.hold + 0.5
-    if claim["confirm_by"] == "pad":
-        return virtual(box).press(seat=claim["seat"], button=claim["button"], hold=hold)
-    return virtual(box).press(host=claim["button"], hold=hold)
+def press_until(box, chosen):
+    """Press ▶ on the host panel until the OLED's chosen line (the one marked ">") is `chosen`."""
+    for _ in range(12):
+        if f">{chosen}" in [line.replace("> ", ">") for line in box.display.screen.lines]:
+            return
+        virtual(box).press(host="next")
+    raise AssertionError(f"{chosen!r} is not among the OLED's choices: {box.display.screen.lines}")
 
 
-def take(client, box, url):
-    """POST `url` (a seat's or the host's claim) from `client`, hold its button: the phone holds it now."""
-    answer = client.post(url, json={})
-    assert answer.status_code == 201, answer.get_json()
-    claim = answer.get_json()
-    assert hold_button(box, claim) == {"status": "claimed"}
-    confirmed = client.get(f"/api/claims/{claim['claim']}").get_json()
-    assert confirmed["status"] == "confirmed", confirmed
-    return claim
+def code_on_oled(box, target):
+    """Open the code for `target` (("seat", n) or ("host",)) on the host panel, as a person would: the code the
+    OLED shows, as read off it."""
+    virtual(box).press(host="menu")
+    press_until(box, text(box.lang, "menu_join"))
+    virtual(box).press(host="ok")  # the QR code, then OK: whom the phone is for
+    virtual(box).press(host="ok")
+    press_until(box, who(box.lang, target))
+    virtual(box).press(host="ok")
+    shown = box.display.screen
+    assert shown.title == text(box.lang, "code_for", who=who(box.lang, target))[:COLUMNS], shown
+    return shown.lines[0]
+
+
+def take(client, box, target):
+    """The phone `client` types the code the OLED shows for `target`: it holds it now."""
+    answer = client.post("/api/pair", json={"code": code_on_oled(box, target)})
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()

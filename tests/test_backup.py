@@ -157,7 +157,7 @@ def test_the_host_downloads_the_backup_and_sees_what_software_the_box_runs(make_
     box = make_box()
     client = create_app(box).test_client()
     assert client.get("/api/host/backup").status_code == 403
-    take(client, box, "/api/host/claim")
+    take(client, box, ("host",))
     box.table.new_game("ponte", 3)
     box.table.end_game()
     answer = client.get("/api/host/backup")

@@ -291,9 +291,10 @@ def test_the_in_game_menu_shows_the_qr_code_and_ends_the_game(make_box):
     box.table.new_game("ponte", 3)
     host(box, "menu")
     host(box, "next")
-    host(box, "ok")  # Telefoni (QR)
+    host(box, "ok")  # Telefoni: the QR code, then OK pairs a phone
     assert decode_qr(box.display.image) == "HTTP://10.0.0.7:8000/JOIN"
-    host(box, "ok")  # back to the game
+    assert box.display.screen.lines[-1] == "OK: abbina"
+    host(box, "menu")  # back to the game
     assert box.display.screen.title == "Match 1: scelte"
     host(box, "menu")
     host(box, "prev")
@@ -342,10 +343,10 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
     box.table.new_game("ponte", 3)
     host(box, "menu")  # a short press: the in-game menu, nothing more
     clock.advance(10)
-    assert box.menu.mode == "ingame"
+    assert box.menu.mode == "main"
     host(box, "menu")
     virtual(box).press(host="menu", hold=4.0)  # held, but not long enough
-    assert box.menu.mode == "ingame"
+    assert box.menu.mode == "main"
     virtual(box).press(host="menu", hold=5.5)
     assert box.menu.mode == "poweroff"
     assert box.display.screen.lines == ("Spegnere il box?", "OK: sì  Menu: no")
@@ -372,7 +373,7 @@ def test_the_in_game_menu_switches_the_language_and_starts_a_new_game(make_box):
     box = make_box()
     box.table.new_game("ponte", 3)
     host(box, "menu")
-    assert box.display.screen.lines == (">Torna al gioco", " Telefoni (QR)", " Nuova partita", "OK: scegli")
+    assert box.display.screen.lines == (">Torna al gioco", " Telefoni", " Nuova partita", "OK: scegli")
     for _ in range(3):
         host(box, "next")
     assert box.display.screen.lines == (" Nuova partita", ">Lingua: italiano", " Termina partita", "OK: scegli")

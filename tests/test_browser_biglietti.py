@@ -16,7 +16,7 @@ from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
 from engine.rules import biglietti as B
 from engine.words import lookup
-from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
+from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
 
@@ -97,9 +97,7 @@ class Carriage:
     def _pad(self, seat, button):
         """One press, waited for until the box has answered it (presses must not overtake each other)."""
         key = f'[data-seat="{seat}"][data-button="{button}"]'
-        self.box.click(key)
-        self.box.wait_for_function(f"!document.querySelector('{key}').classList.contains('pressed')")
-        assert self.box.inner_text("#status") == ""
+        assert "error" not in click_key(self.box, key)
 
     def _wait(self, version, seconds):
         deadline = time.monotonic() + seconds
@@ -124,11 +122,9 @@ class Carriage:
         self.act({"seat": 0, "choose": {"value": value}})
 
 
-def claim(page, server, box, seat):
+def pair_seat(page, server, box, seat):
     page.goto(server.url + "/seat")
-    # a seat without a pad: the host confirms it on the box's host panel
-    ask_and_hold(page, page.locator("button.big", has_text=re.compile(f"(Giocatore|Player) {seat + 1}")).first.click,
-                 server, box)
+    pair(page, server, ("seat", seat), box)  # the code asked on the box's host panel, read off the OLED
     page.wait_for_selector(f"text={'Sei il giocatore' if seat in ITALIAN else 'You are player'} {seat + 1}")
 
 
@@ -145,7 +141,7 @@ def test_a_twelve_seat_game_on_pads_phones_and_the_host(server, browser):
     phones = {}
     for seat in range(4, 10):
         page = browser.new_context(locale="it-IT" if seat in ITALIAN else "en-GB", **PHONE).new_page()
-        claim(page, server, box, seat)
+        pair_seat(page, server, box, seat)
         phones[seat] = page
     host = browser.new_context(locale="en-GB", **PHONE).new_page()
     host.goto(server.url + "/host")

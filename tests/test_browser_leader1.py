@@ -14,7 +14,7 @@ from device.cursor import NEXT, OK, Cursor
 from engine.words import say
 from engine.record import GameRecord, header
 from engine.rules import leader1 as L
-from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
+from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
@@ -97,10 +97,7 @@ class Stage:
     def _pad(self, button):
         """One press, waited for until the box has answered it (presses must not overtake each other)."""
         key = f'[data-seat="1"][data-button="{button}"]'
-        self.box.click(key)
-        # The pads are drawn afresh when their labels change (a new prompt): a key gone is a press answered.
-        self.box.wait_for_function(f"!document.querySelector('{key}.pressed')")
-        assert self.box.inner_text("#status") == ""
+        assert "error" not in click_key(self.box, key)
 
     def _wait(self, version, seconds):
         deadline = time.monotonic() + seconds
@@ -132,7 +129,7 @@ def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
     box.wait_for_selector('[data-seat="1"][data-button="8"]')
     phone = browser.new_context(locale="it-IT", **PHONE).new_page()
     phone.goto(server.url + "/seat")
-    ask_and_hold(phone, lambda: phone.click("button.big:has-text('Giocatore 1')"), server, box)
+    pair(phone, server, ("seat", 0), box)
     phone.wait_for_selector("text=Sei il giocatore 1")
     stage = Stage(server, box, phone)
 

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from engine.rules.lifeboats import PAD
-from tests.browser import SCREENSHOTS, Server, ask_and_hold, screenshot
+from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
@@ -43,9 +43,7 @@ def wait_change(server, version):
 def pad(box, seat, button):
     """One press, waited for until the box has answered it: a second press must not overtake the first."""
     key = f'[data-seat="{seat}"][data-button="{button}"]'
-    box.click(key)
-    box.wait_for_function(f"!document.querySelector('{key}').classList.contains('pressed')")
-    box.wait_for_function("document.getElementById('status').textContent === ''")
+    assert "error" not in click_key(box, key)
 
 
 def phone_acts(phone):
@@ -77,7 +75,7 @@ def test_a_whole_lifeboats_game_through_the_pads_and_one_phone(server, browser):
 
     alice = browser.new_context(locale="it-IT", **PHONE).new_page()
     alice.goto(server.url + "/seat")
-    ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server, box)
+    pair(alice, server, ("seat", 0), box)
     alice.wait_for_selector("text=Sei il giocatore 1")
     alice.wait_for_selector("text=Scegli la corsia della tua barca")
     screenshot(alice, "lifeboats-phone-setup-it")

@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine.replay import replay
 
-from tests.browser import Server, ask_and_hold, screenshot
+from tests.browser import Server, pair, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -60,10 +60,10 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
 
     alice.goto(server.url + "/seat")
 
-    def asked(claim, words):
-        assert f"tieni premuto il tasto {claim['button']} per 2 secondi" in words
+    def asked(words):
+        assert "Codice di 6 cifre" in words and "premi Menu, scegli «Telefoni»" in words
 
-    ask_and_hold(alice, lambda: alice.click("button.big:has-text('Giocatore 1')"), server, shown=asked)
+    pair(alice, server, ("seat", 0), shown=asked)
     alice.wait_for_selector("text=Sei il giocatore 1")
     alice.wait_for_selector("text=Scegli la tua carta in segreto")
     assert alice.locator(".choice").count() == 8  # five normal cards and the three possible specials
@@ -156,7 +156,7 @@ def test_a_redraw_for_another_seat_s_move_keeps_the_group_a_phone_has_open(serve
     urllib.request.urlopen(request).read()
     alice = browser.new_context(locale="en-GB", **PHONE).new_page()
     alice.goto(server.url + "/seat")
-    ask_and_hold(alice, lambda: alice.click("button.big >> nth=0"), server)
+    pair(alice, server, ("seat", 0))
     alice.wait_for_selector(".prompt .choice")
     alice.click(".prompt .choice >> nth=0")  # player 1's lane; then players 2 and 3 on their pads
     for seat in (1, 2):

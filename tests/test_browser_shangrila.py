@@ -12,7 +12,7 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import shangrila as G
-from tests.browser import Server, ask_and_hold, screenshot
+from tests.browser import Server, pair, screenshot
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
@@ -111,7 +111,7 @@ def test_a_whole_game_tapped_on_the_map(server, browser):
     for seat, locale in enumerate(LOCALES):
         page = browser.new_context(locale=locale, **PHONE).new_page()
         page.goto(server.url + "/seat")
-        ask_and_hold(page, lambda: page.click(f"button.big >> nth={seat}"), server)
+        pair(page, server, ("seat", seat))
         page.wait_for_selector(".status .meeple")
         pages.append(page)
     phones = Phones(server, pages)

@@ -136,7 +136,7 @@ class Side:
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):
-            take(self.phones[seat], box, f"/api/seats/{seat}/claim")
+            take(self.phones[seat], box, ("seat", seat))
         self.streams = {viewer: iter(self.phones[viewer].get(
             "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
             for viewer in self.viewers}

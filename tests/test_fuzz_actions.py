@@ -61,7 +61,7 @@ def test_hostile_actions_on_every_route_never_answer_5xx_and_refusals_change_not
     phones = {0: create_app(box, virtual=virtual(box)).test_client(),
               seats - 1: create_app(box, virtual=virtual(box)).test_client()}
     for seat, phone in phones.items():
-        take(phone, box, f"/api/seats/{seat}/claim")
+        take(phone, box, ("seat", seat))
     unattended = [s for s in range(1, seats - 1)]  # neither pad nor phone: the host acts for them
     COUNTED[name] = 0
 

@@ -22,9 +22,9 @@ GAME = st.sampled_from(sorted(GAMES)) | st.text(max_size=6) | JSON
 ACTION = st.fixed_dictionaries({"seat": SEAT | JSON}, optional={
     "pick": st.sampled_from(["vertigini", "salto_atletico", "ordine"]) | JSON, "choose": JSON, "undo": JSON})
 BODIES = {  # path template -> bodies near the right shape, and anything at all
-    "/api/seats/{n}/claim": st.just({}) | JSON,
+    "/api/pair": st.fixed_dictionaries({"code": st.text(max_size=8) | JSON}) | JSON,
     "/api/seats/{n}/act": st.fixed_dictionaries({"action": ACTION | JSON}) | JSON,
-    "/api/host/claim": st.just({}) | JSON,
+    "/api/host/pair": st.fixed_dictionaries({"seat": SEAT | JSON}) | st.just({"host": True}) | JSON,
     "/api/host/game": st.fixed_dictionaries({"game": GAME, "seats": SEAT | JSON, "options": JSON}) | JSON,
     "/api/host/undo": st.just({}) | JSON,
     "/api/host/end": st.just({}) | JSON,
@@ -34,15 +34,14 @@ BODIES = {  # path template -> bodies near the right shape, and anything at all
     st.fixed_dictionaries({"host": st.sampled_from(["ok", "menu", "prev", "next", "undo", "x"]) | JSON}) | JSON,
 }
 GETS = ["/api/table", "/api/table?view=seat", "/api/table?since={n}", "/api/table?since=x{n}", "/api/box",
-        "/api/games", "/api/seats", "/api/me", "/api/claims/{n}", "/api/host", "/api/host/seats", "/api/host/log",
+        "/api/games", "/api/seats", "/api/me", "/api/host", "/api/host/seats", "/api/host/log",
         "/box/layout", "/box/oled.png", "/rules/ponte", "/rules/{n}", "/", "/seat", "/host", "/join"]
 REQUEST = (st.tuples(st.just("POST"), st.sampled_from(sorted(BODIES)), SEAT).flatmap(
     lambda r: st.tuples(st.just(r[0]), st.just(r[1].format(n=r[2])), BODIES[r[1]].map(json.dumps))) |
     st.tuples(st.just("POST"), st.sampled_from(sorted(BODIES)).map(lambda p: p.format(n=1)),
               st.sampled_from(["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000, "not json", "",
                                "\udcff", '{"action": {"seat": 0, "pick": ["x"]}}'])) |
-    st.tuples(st.just("GET"), st.sampled_from(GETS), SEAT).map(lambda r: (r[0], r[1].format(n=r[2]), None)) |
-    st.tuples(st.just("DELETE"), st.just("/api/claims/x"), st.none()))
+    st.tuples(st.just("GET"), st.sampled_from(GETS), SEAT).map(lambda r: (r[0], r[1].format(n=r[2]), None)))
 COUNTED = {"requests": 0}
 
 

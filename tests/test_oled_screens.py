@@ -16,6 +16,8 @@ from device.games import ponte as ponte_pages
 from device.menu import HostMenu
 from device.texts import text
 from engine.games import GAMES
+from engine.pairing import Pairing
+from engine.state_file import MemoryState
 from engine.table import Table
 from tests.browser import SCREENSHOTS
 
@@ -31,7 +33,9 @@ def every_screen(lang):
             rng = random.Random(seats)
             table = Table(random=random.Random(seats))
             table.new_game(name, seats)
-            menu = HostMenu(table, 4, lang, "http://192.168.100.200:65535")
+            pairing = Pairing(MemoryState())
+            menu = HostMenu(table, 4, lang, "http://192.168.100.200:65535", pairing=pairing,
+                            pair_code=lambda target: pairing.open(target, seats))
             while True:
                 shown = table.view()
                 found.setdefault(screens.live(shown, lang), None)
@@ -56,9 +60,18 @@ def every_screen(lang):
                 if menu.step + 1 == len(menu._steps()):
                     break
                 menu.press("ok")
-            for mode in ("undo", "end", "ingame", "join"):
+            for mode in ("undo", "end", "main", "join"):
                 menu.mode = mode
                 found.setdefault(menu.screen(), None)
+            menu.mode = "join"
+            menu.press("ok")  # whom a phone is for, each in turn, then a code for the last
+            for _ in range(seats + 1):
+                found.setdefault(menu.screen(), None)
+                menu.press("next")
+            menu.press("ok")
+            found.setdefault(menu.screen(), None)
+            pairing.close(menu.code.target)  # and the code expired
+            found.setdefault(menu.screen(), None)
     sealed = HostMenu(Table(seeds=lambda: bytes(32)), 4, lang, None)  # a game whose draws are sealed
     sealed.table.new_game("ponte", 3)
     sealed.mode = "seal"

@@ -19,12 +19,7 @@ def press(box, seat, button):
 
 
 def claim_seat(client, box, seat):
-    claim = take(client, box, f"/api/seats/{seat}/claim")
-    confirmed = client.get(f"/api/claims/{claim['claim']}")
-    assert confirmed.get_json() == {"status": "confirmed", "seat": seat, "host": False}
-    cookie = confirmed.headers["Set-Cookie"]
-    assert "arbitro_seat=" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    return claim
+    assert take(client, box, ("seat", seat)) == {"seat": seat, "host": False}
 
 
 def test_a_seat_picks_from_its_phone_with_the_same_rules_as_the_pad(app, box):
@@ -58,7 +53,7 @@ def test_another_seats_actions_are_refused(app, box):
     assert answer.status_code == 409 and answer.get_json()["error"].startswith("not an action of player 3")
     stranger = app.test_client()
     answer = stranger.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
-    assert answer.status_code == 403 and "claim player 3's seat first" in answer.get_json()["error"]
+    assert answer.status_code == 403 and "pair it with player 3's seat first" in answer.get_json()["error"]
     assert box.table.view()["locked"] == []
 
 
@@ -69,7 +64,9 @@ def test_another_seats_actions_are_refused(app, box):
     ("/api/seats/0/act", "vertigini", 400, "send a JSON object"),
     ("/api/seats/0/act", {"action": {"seat": 0, "pick": "jolly"}}, 409, "unknown card 'jolly'"),
     ("/api/seats/0/act", {"action": {"seat": 0, "card": "salto"}}, 409, "unknown key 'card'"),
-    ("/api/seats/9/claim", {}, 404, "player 10 is not at this table of 4"),
+    ("/api/seats/9/act", {"action": {"seat": 9, "pick": "vertigini"}}, 404, "player 10 is not at this table of 4"),
+    ("/api/pair", {"code": "12"}, 400, "the code is 6 digits"),
+    ("/api/pair", {"code": "123456", "seat": 0}, 400, "unknown key 'seat'"),
 ])
 def test_malformed_phone_requests_say_what_is_wrong_and_change_nothing(app, box, url, payload, status, message):
     client = app.test_client()
@@ -85,8 +82,8 @@ def test_host_actions_need_the_host_role(app, box):
     client = app.test_client()
     assert client.get("/api/host").get_json() == {"host": False, "language": "it", **about()}
     denied = client.post("/api/host/undo", json={})
-    assert denied.status_code == 403 and "hold the button it shows" in denied.get_json()["error"]
-    take(client, box, "/api/host/claim")
+    assert denied.status_code == 403 and "pair this phone on the Host tab" in denied.get_json()["error"]
+    take(client, box, ("host",))
     assert client.get("/api/host").get_json()["host"] is True
     press(box, 0, 5)
     assert client.post("/api/host/undo", json={}).status_code == 200
@@ -207,8 +204,7 @@ def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     client = create_app(box).test_client()
     host_phone = create_app(box, virtual=virtual(box)).test_client()
     assert [s["viewer"] for s in host_phone.get("/api/host/seats").get_json()["seats"]] == [4, 5]
-    claim = take(client, box, "/api/seats/5/claim")
-    assert claim["confirm_by"] == "host" and claim["button"] in box.claim_buttons
+    assert take(client, box, ("seat", 5)) == {"seat": 5, "host": False}
     assert client.post("/api/seats/5/act", json={"action": {"seat": 5, "pick": "salto_atletico"}}).status_code == 200
     seats = host_phone.get("/api/host/seats").get_json()["seats"]
     assert [s["viewer"] for s in seats] == [4] and seats[0]["prompt"]["kind"] == "pick"

@@ -53,11 +53,11 @@ class Phones:
         except (OSError, ValueError, http.client.HTTPException) as e:  # refused, reset or cut short: it is down
             raise Cut() from e
 
-    def claim_seat0(self):
-        _, claim = self.call(self.seat0, "/api/seats/0/claim", {})
-        status, held = self.call(self.anyone, "/box/press", {"seat": 0, "button": claim["button"], "hold": True})
-        assert held["status"] == "claimed", held
-        assert self.call(self.seat0, f"/api/claims/{claim['claim']}")[1]["status"] == "confirmed"
+    def pair_seat0(self):
+        """The laptop's own browser is the host in mock mode: it hands seat 0's phone a code."""
+        status, shown = self.call(self.anyone, "/api/host/pair", {"seat": 0})
+        assert status == 201, shown
+        assert self.call(self.seat0, "/api/pair", {"code": shown["code"]}) == (200, {"seat": 0, "host": False})
 
     def follow(self):
         try:
@@ -120,7 +120,7 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, game):
     args = ["--pinmap", str(PINMAP), "--reveal-delay", "0.4", "--game", game, "--seats", str(SEATS[game])]
     server = Server(data, *args)
     phones = Phones(server)
-    phones.claim_seat0()
+    phones.pair_seat0()
     streams = []
     acknowledged, in_flight, kills, last_view = [], 0, 0, None
     try:

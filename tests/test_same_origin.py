@@ -20,14 +20,13 @@ def changing_routes(app):
     """Every route of the app that changes something, with its method, its variables filled."""
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods & {"POST", "PUT", "PATCH", "DELETE"}):
-            yield method, rule.rule.replace("<int:seat>", "0").replace("<claim_id>", "x").replace(
-                "<int:game_id>", "1")
+            yield method, rule.rule.replace("<int:seat>", "0").replace("<int:game_id>", "1")
 
 
 def test_every_changing_route_is_covered(app):
     routes = {path for _, path in changing_routes(app)}
     assert {"/api/host/game", "/api/host/undo", "/api/host/end", "/api/host/language", "/api/seats/0/act",
-            "/api/host/seats/0/act", "/api/seats/0/claim", "/api/host/claim", "/box/press", "/api/claims/x"} <= routes
+            "/api/host/seats/0/act", "/api/pair", "/api/host/pair", "/box/press"} <= routes
 
 
 @pytest.mark.parametrize("headers", OTHER_SITES)
@@ -72,9 +71,9 @@ def test_the_refusal_is_said_in_the_pages_language(app):
     assert answer.get_json()["error"].startswith("questa richiesta viene da un altro sito")
 
 
-def test_in_mock_mode_the_host_role_is_the_laptops_own_browser_and_phones_claim_it(app, box):
+def test_in_mock_mode_the_host_role_is_the_laptops_own_browser_and_phones_pair_for_it(app, box):
     """Defect: in mock mode every phone on the network was the host. The laptop's own browser (loopback) is;
-    a phone claims the role on the host panel, as on the Pi, and may not press the virtual box."""
+    a phone pairs for the role by a code, as on the Pi, and may not press the virtual box."""
     phone = app.test_client()
     lan = {"REMOTE_ADDR": "192.168.1.50"}
     assert phone.get("/api/host", environ_base=lan).get_json()["host"] is False
@@ -87,7 +86,6 @@ def test_in_mock_mode_the_host_role_is_the_laptops_own_browser_and_phones_claim_
     laptop = app.test_client()
     assert laptop.get("/api/host").get_json()["host"] is True  # the test client is 127.0.0.1
     assert laptop.get("/api/host", environ_base={"REMOTE_ADDR": "::1"}).get_json()["host"] is True
-    claim = phone.post("/api/host/claim", json={}, environ_base=lan).get_json()
-    assert laptop.post("/box/press", json={"host": claim["button"], "hold": True}).get_json()["status"] == "claimed"
-    assert phone.get(f"/api/claims/{claim['claim']}", environ_base=lan).get_json()["status"] == "confirmed"
+    code = laptop.post("/api/host/pair", json={"host": True}).get_json()["code"]
+    assert phone.post("/api/pair", json={"code": code}, environ_base=lan).get_json() == {"seat": None, "host": True}
     assert phone.get("/api/host", environ_base=lan).get_json()["host"] is True

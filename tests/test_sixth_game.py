@@ -106,7 +106,7 @@ def test_the_phones_find_its_parts_words_and_rules_pages(moneta, make_box):
     assert listed["moneta"]["seats"] == [2, 3]
     assert "il box lancia la moneta" in client.get("/rules/moneta?lang=it").get_data(as_text=True)
     assert "the box tosses the coin" in client.get("/rules/moneta?lang=en").get_data(as_text=True)
-    take(client, box, "/api/host/claim")
+    take(client, box, ("host",))
     assert client.post("/api/host/game", json={"game": "moneta", "seats": 3, "options": {}}).status_code == 201
     assert box.table.game == "moneta"
 

@@ -4,7 +4,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from engine.claims import ClaimRefused
+from engine.pairing import PairingRefused
 from engine.journal import StorageError
 
 from . import api, host, pages, same_origin, seat, virtual_box
@@ -38,8 +38,12 @@ def create_app(box, *, virtual=None):
         code = "storage_full" if error.full else "storage_failing"
         return jsonify(error=word(language(), code), code=code), 507 if error.full else 503
 
-    @app.errorhandler(ClaimRefused)
-    def claims_busy(error):
+    @app.errorhandler(PairingRefused)
+    def not_paired(error):
+        """A code the box does not show (403), or too many wrong ones from this address (429, and when to try
+        again)."""
+        if error.key != "pair_rate":
+            return jsonify(error=word(language(), error.key), code=error.key), 403
         response = jsonify(error=word(language(), error.key, seconds=error.seconds), code=error.key,
                            seconds=error.seconds)
         response.headers["Retry-After"] = str(error.seconds)

@@ -11,8 +11,8 @@ from engine.rules import Rejected
 from engine.version import about
 from engine.words import LANGUAGES
 
-from .seat import action_body, acted, claimed, seat_number
-from .viewers import box, fail, is_host, json_body, refused, require_host
+from .seat import action_body, acted, seat_number
+from .viewers import box, fail, is_host, json_body, json_object, refused, require_host
 
 bp = Blueprint("host", __name__, url_prefix="/api/host")
 
@@ -27,10 +27,20 @@ def status():
     return jsonify(host=is_host(), language=box().lang, **about())
 
 
-@bp.post("/claim")
-def claim():
-    json_body()
-    return claimed(("host",))
+@bp.post("/pair")
+def pair_code():
+    """A code for a phone, shown on the host's phone only: for a seat ({"seat": n}), or to hand the host role
+    on ({"host": true}). The phone that types it pairs as at the box."""
+    require_host()
+    body = json_object()
+    if body == {"host": True}:
+        target = ("host",)
+    elif isinstance(body, dict) and set(body) == {"seat"} and type(body["seat"]) is int:
+        target = ("seat", seat_number(body["seat"]))
+    else:
+        fail(400, "pair_for")
+    code = box().pair_code(target)
+    return jsonify(code=code.code, seconds=round(box().pairing.window)), 201
 
 
 @bp.post("/game")

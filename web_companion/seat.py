@@ -1,6 +1,7 @@
-"""A phone's seat: ask for it (the box draws a button to hold on the seat's pad, or on the host panel for a
-seat no pad wires), then see and act as that seat."""
+"""A phone's seat: paired by the code the box shows (engine/pairing.py), then see and act as that seat."""
 from flask import Blueprint, jsonify, request
+
+from engine.pairing import DIGITS, well_formed
 
 from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, refused, require_seat, seat_of
 
@@ -30,12 +31,7 @@ def action_body(seat):
     return body["action"]
 
 
-def claimed(target):
-    """A new claim on `target`: what the phone shows its player (the button to hold, where, how long)."""
-    claim = box().request_claim(target, request.remote_addr)
-    by = "pad" if claim.panel[0] == "seat" else "host"
-    return jsonify(claim=claim.id, button=claim.button, confirm_by=by, hold=box().claims.hold,
-                   seconds=box().claims.window, **({"seat": target[1]} if target[0] == "seat" else {})), 201
+
 
 
 @bp.get("/seats")
@@ -47,34 +43,18 @@ def seats():
                            "mine": s == mine} for s in range(the_box.table.seats)])
 
 
-@bp.post("/seats/<int:seat>/claim")
-def claim(seat):
-    json_body()
-    seat_number(seat)
-    if seat_of(box(), request.cookies.get(SEAT_COOKIE)) == seat:
-        fail(409, "holds_already", player=seat + 1)
-    return claimed(("seat", seat))
-
-
-@bp.get("/claims/<claim_id>")
-def claim_status(claim_id):
-    claim, status = box().claims.status(claim_id)
-    if claim is None:
-        fail(404, "claim_expired")
-    if status != "confirmed":
-        return jsonify(status=status)
-    response = jsonify(status=status, seat=claim.target[1] if claim.target[0] == "seat" else None,
-                       host=claim.target == ("host",))
-    cookie = SEAT_COOKIE if claim.target[0] == "seat" else HOST_COOKIE
-    response.set_cookie(cookie, claim.token, httponly=True, samesite="Strict", max_age=10 * 365 * 86400)
+@bp.post("/pair")
+def pair():
+    """The phone typed the code the box shows: it holds the seat (or the host role) the code was for. A wrong
+    code is 403, too many from one address 429 (engine/pairing.py)."""
+    code = well_formed(json_body("code")["code"])
+    if code is None:
+        fail(400, "code_form", digits=DIGITS)
+    target, token = box().pair(code, request.remote_addr)
+    response = jsonify(seat=target[1] if target[0] == "seat" else None, host=target == ("host",))
+    cookie = SEAT_COOKIE if target[0] == "seat" else HOST_COOKIE
+    response.set_cookie(cookie, token, httponly=True, samesite="Strict", max_age=10 * 365 * 86400)
     return response
-
-
-@bp.delete("/claims/<claim_id>")
-def cancel_claim(claim_id):
-    if not box().claims.cancel(claim_id):
-        fail(404, "no_open_claim")
-    return "", 204
 
 
 @bp.get("/me")
@@ -82,8 +62,8 @@ def me():
     """What this phone holds, and what another phone took over from it (so it can say so)."""
     the_box = box()
     seat_token, host_token = request.cookies.get(SEAT_COOKIE), request.cookies.get(HOST_COOKIE)
-    lost = the_box.claims.lost(seat_token) or the_box.claims.lost(host_token)
-    return jsonify(seat=seat_of(the_box, seat_token), host=the_box.claims.is_host(host_token),
+    lost = the_box.pairing.lost(seat_token) or the_box.pairing.lost(host_token)
+    return jsonify(seat=seat_of(the_box, seat_token), host=the_box.pairing.is_host(host_token),
                    lost=({"seat": lost[1]} if lost[0] == "seat" else {"host": True}) if lost else None)
 
 

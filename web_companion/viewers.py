@@ -66,7 +66,7 @@ def seat_of(the_box, token):
     None."""
     if the_box.table.game is None:
         return None
-    return the_box.claims.seat_of(token, the_box.table.seats)
+    return the_box.pairing.seat_of(token, the_box.table.seats)
 
 
 def seat_of_request():
@@ -90,11 +90,11 @@ def is_local():
 
 
 def is_host():
-    """The host role: held by a phone that claimed it; in mock mode also by the laptop's own browser, which
-    presses the virtual box's host panel anyway (a phone on the network claims it, as on the Pi)."""
+    """The host role: held by a phone paired with it; in mock mode also by the laptop's own browser, which
+    presses the virtual box's host panel anyway (a phone on the network pairs, as on the Pi)."""
     if current_app.config["VIRTUAL"] is not None and is_local():
         return True
-    return box().claims.is_host(request.cookies.get(HOST_COOKIE))
+    return box().pairing.is_host(request.cookies.get(HOST_COOKIE))
 
 
 def require_host():

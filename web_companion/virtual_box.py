@@ -43,29 +43,27 @@ def oled():
 
 @bp.post("/press")
 def press():
-    """A click on the virtual box: {"seat", "button"} or {"host"}, with "hold": true to hold the button (Menu
-    long enough to power off, any other long enough to confirm a phone's claim)."""
+    """A click on the virtual box: {"seat", "button"} or {"host"}; {"host": "menu", "hold": true} holds Menu long
+    enough to power off."""
     box = _box()
     if not is_local():  # the virtual box is the laptop's: a phone on the network plays as at a real box
         fail(403, "virtual_box_local")
     body = json_object()
     if not isinstance(body, dict):
         fail(400, "press_object")
-    if "hold" in body and body["hold"] is not True:
-        fail(400, "hold_true")
-    held = "hold" in body
+    if "hold" in body and body != {"host": "menu", "hold": True}:
+        fail(400, "hold_menu")
     if set(body) - {"hold"} == {"host"}:
         if body["host"] not in box.host_buttons:
             fail(400, "host_button", button=body["host"], buttons=", ".join(box.host_buttons))
-        hold = (box.power_off_hold if body["host"] == "menu" else box.claims.hold) + 0.5
-        outcome = virtual().press(host=body["host"], hold=hold if held else None)
-    elif set(body) - {"hold"} == {"seat", "button"}:
+        outcome = virtual().press(host=body["host"], hold=box.power_off_hold + 0.5 if "hold" in body else None)
+    elif set(body) == {"seat", "button"}:
         seat, button = body["seat"], body["button"]
         if type(seat) is not int or not 0 <= seat < box.wired_seats:
             fail(400, "wired_seat", seat=seat, last=box.wired_seats - 1)
         if type(button) is not int or not 1 <= button <= 8:
             fail(400, "pad_button", button=button)
-        outcome = virtual().press(seat=seat, button=button, hold=box.claims.hold + 0.5 if held else None)
+        outcome = virtual().press(seat=seat, button=button)
     else:
         fail(400, "press_keys", keys=sorted(body))
     outcome = outcome or {"status": "ignored"}

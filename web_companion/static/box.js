@@ -4,20 +4,13 @@
 const oled = document.getElementById("oled");
 const statusLine = document.getElementById("status");
 const pads = document.getElementById("pads");
-const holdNext = document.getElementById("hold-next");
+
 const W = JSON.parse(document.getElementById("words").textContent);
 const say = (key, values = {}) => W[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
 let frame = null;
 let labelsKey = null;
 
-// A phone asking for a seat shows a button to hold: armed, the next click holds its button that long.
-holdNext.addEventListener("click", () =>
-  holdNext.setAttribute("aria-pressed", holdNext.getAttribute("aria-pressed") === "true" ? "false" : "true"));
-function held(body) {
-  if (holdNext.getAttribute("aria-pressed") !== "true") return body;
-  holdNext.setAttribute("aria-pressed", "false");
-  return {...body, hold: true};
-}
+
 
 async function press(body, element) {
   element && element.classList.add("pressed");
@@ -52,7 +45,7 @@ function drawPads(layout) {
       key.setAttribute("aria-label", say(label ? "key_does" : "key", {n: seat + 1, b: button, label}));
       key.addEventListener("click", (event) => {
         if (event.detail > 0) key.blur();  // after a mouse click, Enter means the host's OK again
-        press(held({seat, button}), key);
+        press({seat, button}, key);
       });
       pad.querySelector(".keys").append(key);
     }
@@ -72,7 +65,7 @@ async function refresh(force) {
 document.querySelectorAll("[data-host]").forEach((button) =>
   button.addEventListener("click", (event) => {
     if (event.detail > 0) button.blur();
-    press(button.dataset.hold ? {host: button.dataset.host, hold: true} : held({host: button.dataset.host}), button);
+    press(button.dataset.hold ? {host: button.dataset.host, hold: true} : {host: button.dataset.host}, button);
   }));
 
 const shortcuts = {Escape: "menu", ArrowLeft: "prev", ArrowRight: "next", Enter: "ok", u: "undo", U: "undo"};

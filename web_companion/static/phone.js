@@ -232,32 +232,36 @@ const ARBITRO = (() => {
     });
   }
 
-  // A claim: the box drew a button that only this phone knows; holding it on the pad (or the host panel)
-  // hands this phone the seat or the host role.
-  function holdText(claim) {
-    const button = claim.confirm_by === "pad" ? String(claim.button) : t("host_button_" + claim.button);
-    const key = claim.seat === undefined ? "host_claim" : claim.confirm_by === "pad" ? "claim_help" : "claim_help_host";
-    return t(key, {n: (claim.seat ?? 0) + 1, b: button, h: claim.hold, s: claim.seconds});
+  // Pairing: someone at the table asks the box for a code (the host panel's menu shows it on the OLED, or the
+  // host's phone shows it); typing it here makes this phone that seat's, or the host's. The code says which.
+  function pairForm(help) {
+    const input = el("input", {id: "pair-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code",
+                               maxlength: "7", "aria-describedby": "pair-help"});
+    return el("form", {class: "panel pair", onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        await post("/api/pair", {code: input.value});
+        location.reload();
+      } catch (e) { showError(e.message); }
+    }}, el("label", {for: "pair-code"}, t("pair_label")), input, el("p", {id: "pair-help", class: "note"}, help),
+      el("button", {class: "big", type: "submit"}, t("pair_button")));
   }
 
-  async function waitForClaim(claim) {
-    let asking = true;
-    const cancel = el("button", {class: "big", type: "button", onclick: async () => {
-      asking = false;
-      await fetch(`/api/claims/${claim.claim}`, {method: "DELETE"}).catch(() => {});
-      location.reload();
-    }}, t("cancel"));
-    main.replaceChildren(el("section", {class: "panel claim"},
-      el("p", {class: "hold"}, holdText(claim)), el("p", {class: "note"}, t("claim_note", {s: claim.seconds})), cancel));
-    while (asking) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const state = await (await fetch(`/api/claims/${claim.claim}`, {cache: "no-store"})).json();
-      if (state.status === "confirmed") return location.reload();
-      if (state.status !== "pending" && asking) {
-        showError(t("claim_expired"));
-        return setTimeout(() => location.reload(), 3000);
-      }
-    }
+  // The host's own codes, for a seat with no pad (or to hand the host role on): shown here, not on the OLED.
+  function codesPanel(seats) {
+    const shown = el("p", {class: "code", "aria-live": "polite"});
+    const whom = el("select", {id: "pair-for"}, el("option", {value: "host"}, t("pair_for_host")),
+      Array.from({length: seats}, (_, s) => el("option", {value: String(s)}, t("pair_for_seat", {n: s + 1}))));
+    const ask = el("button", {class: "big", type: "button", onclick: async () => {
+      try {
+        const body = whom.value === "host" ? {host: true} : {seat: Number(whom.value)};
+        const {code, seconds} = await post("/api/host/pair", body);
+        shown.textContent = t("pair_code_shown", {code: `${code.slice(0, 3)} ${code.slice(3)}`,
+                                                   m: Math.round(seconds / 60)});
+      } catch (e) { showError(e.message); }
+    }}, t("pair_ask"));
+    return el("section", {class: "panel"}, el("h2", {}, t("phones")), el("p", {class: "note"}, t("pair_host_note")),
+              el("label", {for: "pair-for"}, t("pair_for")), whom, ask, shown);
   }
 
   // What this phone held before another phone took it over: said once, where it happened.
@@ -295,13 +299,9 @@ const ARBITRO = (() => {
         fetch("/api/seats", {cache: "no-store"}).then((r) => r.json()), lostNotice()]);
       if (drawing !== chooser) return;
       if (hadSeat && !lost) hadSeat = false;
-      main.replaceChildren(lost || "", el("h1", {}, t("choose_seat")), el("div", {class: "choose"},
-        listed.seats.map((seat) => el("button", {class: "big", onclick: async () => {
-          try {
-            waitForClaim(await post(`/api/seats/${seat.seat}/claim`));
-          } catch (e) { showError(e.message); }
-        }}, meeple(seat.seat), seatName(seat.seat),
-          el("small", {class: "held"}, seat.phone ? t("seat_has_phone") : seat.pad ? "" : t("seat_no_pad"))))));
+      main.replaceChildren(lost || "", el("h1", {}, t("pair_phone")), pairForm(t("pair_help_seat")),
+        el("ul", {class: "plain seats"}, listed.seats.map((seat) => el("li", {}, meeple(seat.seat), seatName(seat.seat),
+          " ", el("small", {class: "held"}, seat.phone ? t("seat_has_phone") : seat.pad ? "" : t("seat_no_pad"))))));
     });
   }
 
@@ -443,11 +443,8 @@ const ARBITRO = (() => {
   async function hostTab() {
     const status = await (await fetch("/api/host", {cache: "no-store"})).json();
     if (!status.host) {
-      return main.replaceChildren(await lostNotice() || "", el("button", {class: "big", onclick: async () => {
-        try {
-          waitForClaim(await post("/api/host/claim"));
-        } catch (e) { showError(e.message); }
-      }}, t("become_host")));
+      return main.replaceChildren(await lostNotice() || "", el("h1", {}, t("become_host")),
+                                  pairForm(t("pair_help_host")));
     }
     const listed = await (await fetch("/api/games")).json();
     let current = null;
@@ -462,11 +459,13 @@ const ARBITRO = (() => {
       el("label", {}, t("box_language"), language));
     const summary = el("div", {});
     const unattended = el("div", {});
+    const phones = el("div", {});
     const history = el("section", {class: "panel history"});
     const keeping = el("section", {class: "panel"}, el("h2", {}, t("backup")), el("p", {}, t("backup_note")),
       el("a", {class: "big button", href: "/api/host/backup", download: ""}, t("backup_download")));
-    main.replaceChildren(summary, unattended, controls, formBox, history, keeping);
+    main.replaceChildren(summary, unattended, controls, phones, formBox, history, keeping);
     let running = null;
+    let seatCount = null;
     connect("public", async (view) => {
       current = view;
       summary.replaceChildren(...(view.game ? [el("h1", {}, T.titles[view.game]), resultPanel(view),
@@ -478,6 +477,11 @@ const ARBITRO = (() => {
         formBox.replaceChildren(newGameForm(listed, () => current && current.game && !current.over));
       }
       showHistory(history);
+      const seatsNow = view.game ? view.seats : 0;
+      if (seatsNow !== seatCount) {
+        seatCount = seatsNow;
+        phones.replaceChildren(codesPanel(seatsNow));
+      }
       const seats = view.game ? (await (await fetch("/api/host/seats", {cache: "no-store"})).json()).seats : [];
       unattended.replaceChildren(...seats.filter((seat) => seat.prompt).map((seat) =>
         el("section", {class: "panel"}, el("h2", {}, meeple(seat.viewer), t("for_seat", {n: seat.viewer + 1})),
