@@ -59,6 +59,9 @@ class Box:
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
                        if pinmap.buzzer is not None else None)
         self.notice = None  # a rejected press, shown in the title until the next input
+        # when_pad_refused(seat, message): a press on a seat's pad was refused; its reason is that seat's alone
+        # (the web side tells the seat's phone, docs/architecture.md)
+        self.when_pad_refused = None
         self.overlay = None  # a seat's cursor screen, shown until the next input
         self.cursors = {}  # seat -> Cursor
         self._failures = set()  # errors already logged, so a fault that lasts is logged once
@@ -198,6 +201,8 @@ class Box:
                 # The reason, worded where it is read: the OLED's language here, the phone's by the web side.
                 outcome = {"seat": seat, **about, "status": "rejected", "code": e.code,
                            "error": render(self.lang, e.message), "refusal": e}
+                if "button" in about and self.when_pad_refused is not None:
+                    self.when_pad_refused(seat, e.message)
                 if asked is not None and asked.secret:
                     # The OLED is public: a refused secret press shows nothing (its reason, the button, even
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.

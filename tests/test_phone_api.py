@@ -141,6 +141,37 @@ def test_the_stream_sends_the_full_view_then_keep_alives(app, box, monkeypatch):
     response.close()
 
 
+def test_a_refused_pad_press_is_told_to_that_seats_phone_alone(app, box):
+    """Defect: during a secret pick a refused pad press shows the table nothing (rightly), but its reason reached
+    no one: the player never learnt why the pad seemed dead."""
+    def follow(client, query, language):
+        response = client.get(f"/api/stream?{query}", buffered=False, headers={"Accept-Language": language})
+        chunks = iter(response.response)
+        for _ in range(3):  # retry, box health, the view
+            next(chunks)
+        return response, chunks
+
+    mine, other, table = app.test_client(), app.test_client(), app.test_client()
+    claim_seat(mine, box, 0)
+    claim_seat(other, box, 1)
+    streams = {name: follow(client, query, language) for name, client, query, language in [
+        ("mine", mine, "view=seat", "it-IT"), ("other", other, "view=seat", "en"), ("table", table, "", "en")]}
+    for seat, button in enumerate([1, 2, 3, 4]):
+        press(box, seat, button)  # match 1: each plays a card
+    assert box.table.view()["history"][0]["reveal"]  # the first match is revealed
+    for _, chunks in streams.values():
+        while json.loads(next(chunks).decode().split("data: ", 1)[1])["version"] != box.table.version:
+            pass  # the views up to the reveal
+    assert press(box, 0, 1)["status"] == "rejected"  # card 1 was played: no longer in the hand
+    assert next(streams["mine"][1]).decode() == (
+        'event: refused\ndata: {"error": "il giocatore 1 non ha quella carta", "code": "not_held"}\n\n')
+    press(box, 1, 3)  # a press taken: the next thing every stream hears is its view, and no refusal before it
+    for name in ("other", "table"):
+        assert next(streams[name][1]).decode().startswith("id: "), name
+    for response, _ in streams.values():
+        response.close()
+
+
 def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, box):
     changes = app.config["CHANGES"]
     changes.places = 1

@@ -54,4 +54,5 @@ def create_app(box, *, virtual=None):
 
 def init_app(app, box):
     """Services the blueprints share: the change feed every phone waits on."""
-    app.config["CHANGES"] = Changes(box.table, box.display)
+    app.config["CHANGES"] = changes = Changes(box.table, box.display)
+    box.when_pad_refused = changes.refused  # a refused pad press's reason: to that seat's phone alone

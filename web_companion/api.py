@@ -56,8 +56,9 @@ def box_health():
 @bp.get("/stream")
 def stream():
     """Server-Sent Events: `view` events carry the full view for this viewer with its version; `box` events
-    the box's health (whether its display answers), kept apart so the view keys stay those of the replay.
-    When every place to wait is taken: 503, and the phone polls instead."""
+    the box's health (whether its display answers), kept apart so the view keys stay those of the replay;
+    `refused` events, to a seat's stream alone, the reason its pad's latest press was refused (in the page's
+    language). When every place to wait is taken: 503, and the phone polls instead."""
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
     if not changes.take_place():
@@ -65,7 +66,8 @@ def stream():
         response.headers["Retry-After"] = "30"
         return response, 503
 
-    follower = Follower(lambda: viewer_of(the_box, wants_seat, token), connection_writer(request.environ))
+    follower = Follower(lambda: viewer_of(the_box, wants_seat, token), connection_writer(request.environ),
+                        language())
 
     def events():
         yield b"retry: 2000\n\n"

@@ -16,6 +16,7 @@ import threading
 from typing import NamedTuple
 
 from engine.rules import PUBLIC
+from engine.words import render
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class Changes:
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         self._followers = set()
         self._pending = False  # a change the followers have not been sent yet
+        self._refusals = collections.deque(maxlen=64)  # (seat, reason) of refused pad presses not yet sent
         self._writer = None  # the followers' thread, while anyone follows
         table.subscribe(self._table_changed)
         display.subscribe(self._notify)
@@ -99,6 +101,15 @@ class Changes:
             self._pending = True
             self._changed.notify_all()
 
+    def refused(self, seat, message):
+        """A press on `seat`'s pad was refused: its reason goes to the phones following as that seat, and to no
+        one else (during a secret pick the OLED says nothing of it). Called under the table's lock: the
+        followers' thread sends it."""
+        with self._changed:
+            self._refusals.append((seat, message))
+            self._pending = True
+            self._changed.notify_all()
+
     def follow(self, follower):
         """Send `follower` every change from now on, starting with the box's health and the view as they are."""
         with self._changed:
@@ -124,11 +135,25 @@ class Changes:
                     return
                 self._pending = False
                 followers = list(self._followers)
+                refusals = list(self._refusals)
+                self._refusals.clear()
             health = self.health()
             if box_event[0] != health:
                 box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
             for follower in followers:
                 self._update(follower, *box_event)
+            for seat, message in refusals:
+                for follower in followers:
+                    self._tell_refusal(follower, seat, message)
+
+    def _tell_refusal(self, follower, seat, message):
+        try:
+            if follower.viewer() != seat:
+                return
+            said = {"error": render(follower.language, message), "code": message.key}
+            follower.send(b"event: refused\ndata: %s\n\n" % json.dumps(said, ensure_ascii=False).encode())
+        except Exception as e:  # a phone gone: its next view's write lets it go
+            log.debug("a refusal could not be told to a phone (%s: %s)", type(e).__name__, e)
 
     def _update(self, follower, health, box_event):
         """Send `follower` the box's health and its view where they changed since it was last sent them. A
@@ -171,8 +196,8 @@ class Follower:
     the phone is gone); without one (a server other than waitress, the tests' client) events queue for the
     phone's own thread to yield from `events`."""
 
-    def __init__(self, viewer, send=None):
-        self.viewer, self._send = viewer, send
+    def __init__(self, viewer, send=None, language="en"):
+        self.viewer, self._send, self.language = viewer, send, language  # the phone page's language
         self.version = self.health = None  # what it was sent last
         self._queued = collections.deque()
         self._woken = threading.Event()

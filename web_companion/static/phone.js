@@ -127,6 +127,8 @@ const ARBITRO = (() => {
     const source = new EventSource("/api/stream" + (query ? "?" + query : ""));
     source.addEventListener("view", (event) => { failures = 0; live(true); accept(JSON.parse(event.data)); });
     source.addEventListener("box", (event) => showHealth(JSON.parse(event.data)));
+    // Why this seat's pad press was refused: told to this phone alone (the OLED shows nothing of a secret one).
+    source.addEventListener("refused", (event) => showError(JSON.parse(event.data).error));
     source.addEventListener("error", () => {
       live(false);
       // The browser keeps retrying; after three misses, or when the box refused the stream (all its places to
