@@ -147,7 +147,9 @@ class Box:
         if not seat < self.table.seats:
             raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
         if prompt is not None and prompt.secret and prompt.pad is None:
-            return "phone"  # a secret choice with no fixed layout: a cursor would show it on the public OLED
+            prompt = prompt.on_cursor()  # the public OLED draws the cursor: never over a private choice
+            if prompt is None:
+                return "phone"  # nothing of it may be shown: the seat answers on its phone
         cursor = self.cursors.setdefault(seat, Cursor())
         action = cursor.press(prompt, seat, button)
         if action is None:  # the cursor moved: show where it stands (an open choice, seen by all)
@@ -309,7 +311,9 @@ class Box:
         keys (None when no wired seat chooses by cursor)."""
         for seat in range(min(self.wired_seats, self.table.seats)):
             prompt = self.table.prompt(seat)
-            if prompt is not None and prompt.pad is None and not prompt.secret:  # a secret choice waits for a press
+            if prompt is not None and prompt.pad is None and prompt.secret:
+                prompt = prompt.on_cursor()  # its private choices are never drawn
+            if prompt is not None and prompt.pad is None:
                 cursor = self.cursors.setdefault(seat, Cursor())
                 cursor.follow(prompt)
                 return screens.cursor(self.lang, self.table.game, seat, prompt, cursor.label(), cursor.group)

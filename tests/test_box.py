@@ -5,6 +5,7 @@ import pytest
 
 from device import screens
 from device.display import render
+from device.texts import text
 from device.games import ponte as ponte_screens
 from engine.rules import ponte
 from tests.conftest import DIRECT_PINMAP, virtual
@@ -446,3 +447,32 @@ def test_undo_of_a_finished_game_on_the_host_panel_says_why_it_is_refused(make_b
     assert host(box, "ok")["message"] == "Partita finita: non si annulla più. Nuova partita dal menu"
     assert box.display.screen.lines == ("Partita finita: non", "si annulla più. Nuova", "partita dal menu", "OK: torna")
     assert box.table.view()["over"]
+
+
+def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(make_box):
+    """Defect: with the supply tiles held by the box every Leader 1 prompt was secret, so a pad pressed there only
+    said "answer on your phone": a team without a phone could not play at all. The cursor now runs over the
+    choices that name nothing secret; the tiles the box holds are offered on the team's phone alone."""
+    import random
+    box = make_box()
+    box.table.new_game("leader1", 2, {"supply": "box"})
+    rng = random.Random(2)
+    while not any(c.private for c in getattr(box.table.prompt(1), "choices", ())):
+        seat = rng.choice(list(box.table.actors()))
+        box.table.act(rng.choice(box.table.legal_actions(seat)))
+    prompt = box.table.prompt(1)
+    private = [c for c in prompt.choices if c.private]
+    assert prompt.secret and private and all(c.group.startswith("tile:") for c in private)
+    offered = [c["action"] for c in box.table.view(1)["prompt"]["choices"]]
+    assert all(c.action in offered for c in private)  # the team's phone offers its tiles
+    public = {text("it", c.label, "leader1") for c in prompt.choices if not c.private}
+    seen = set()
+    for _ in range(len(prompt.choices) + 2):  # round the whole cursor, and past it
+        assert virtual(box).press(seat=1, button=2)["status"] == "moved"
+        seen.add(box.display.screen.lines[0].split("> ", 1)[1])
+    assert seen == public  # never a tile the box holds
+    while box.display.screen.lines[0] != "> " + text("it", "ride:leader", "leader1"):
+        assert virtual(box).press(seat=1, button=2)["status"] == "moved"
+    before = box.table.version
+    assert virtual(box).press(seat=1, button=8)["status"] == "applied"  # the pad alone played the attack
+    assert box.table.version > before

@@ -6,6 +6,7 @@ entered field by field (start terrain, spaces, then what the board shows: draft,
 and confirmed with "go"; the box computes its cost and rolls the risks it runs.
 """
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeAlias, cast
 
@@ -959,6 +960,8 @@ def prompt(state: State, seat: int) -> Prompt | None:
     else:
         title = TITLES[state.phase]
     made = tuple(map(_choice, lines))
+    if state.opts["supply"] == "box":  # the tiles the box holds for the team: its phone offers them, not its pad
+        made = tuple(replace(c, private=True) if "supply" in cast(Any, c.action["choose"]) else c for c in made)
     # The pad's buttons 3–6 reach at once what a move most needs: its rider, its terrain, the road's groups.
     if title == "choose_move":
         keys = tuple(g if any(c.group == g for c in made) else None for g in MOVE_KEYS)

@@ -29,7 +29,7 @@ from __future__ import annotations  # TypeIs is the type checker's alone (typing
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
 
 if TYPE_CHECKING:
@@ -123,6 +123,9 @@ class Choice:
     label: str
     action: Action
     group: str | None = None  # two-step choices: the first step picks the group (a village, a boat)
+    # A choice that names what only its seat knows (a supply tile the box holds for it): offered on the seat's
+    # phone, never on the pad's cursor, which the public OLED draws
+    private: bool = False
 
     def as_data(self) -> dict[str, JSON]:
         return {"label": self.label, "action": self.action, "group": self.group}
@@ -133,7 +136,8 @@ class Prompt:
     """What a seat may do now. ``title`` is a text key the game's presentation words. ``pad`` is the fixed
     layout of a secret pick: a Choice per button (8, ``None`` for an unused one), the same whatever anyone
     holds, so a press reveals nothing; a choice there that the rules refuse now is refused when pressed. A
-    prompt without ``pad`` is driven on the pad by a cursor."""
+    prompt without ``pad`` is driven on the pad by a cursor; a ``secret`` one (its refusals are the seat's
+    alone) marks the choices that name the seat's secrets ``private``: the cursor runs over the others."""
     kind: str
     title: str
     choices: tuple[Choice, ...]
@@ -147,6 +151,17 @@ class Prompt:
                 "choices": [c.as_data() for c in self.choices],
                 "pad": None if self.pad is None else [None if c is None else c.label for c in self.pad],
                 "current": self.current, "keys": list(self.keys)}
+
+    def on_cursor(self) -> "Prompt | None":
+        """The prompt as the pad's cursor may run over it, on the public OLED: without its private choices; None
+        when nothing of it may be shown there (the seat answers on its phone)."""
+        shown = tuple(c for c in self.choices if not c.private)
+        if not shown:
+            return None
+        if len(shown) == len(self.choices):
+            return self
+        keys = tuple(k if any(k in (c.label, c.group) for c in shown) else None for k in self.keys)
+        return replace(self, choices=shown, keys=keys)
 
 
 PICK_LINE, CHOOSE_LINE = frozenset({"seat", "pick"}), frozenset({"seat", "choose"})
