@@ -16,7 +16,7 @@ from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .journal import FORMAT, KINDS, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
+from .journal import FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
 from .rules.protocol import Action
 from .table import Table
 
@@ -122,9 +122,8 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
                 fresh.close()
             try:
                 games = replay_all(staged)
-            except JournalError as e:  # named by its game and line: the staged file's name says nothing
-                where = str(e).removeprefix(f"the journal {staged}, ")
-                raise BackupError(f"{backup} holds a game that does not replay: {where}") from None
+            except DamagedGame as e:  # named by its game and line: the staged file's name says nothing
+                raise BackupError(f"{backup} holds a game that does not replay: {e.where}") from None
             kept = None
             if current.games():
                 kept = data / f"{JOURNAL}.before-restore-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"

@@ -63,6 +63,15 @@ class JournalError(StorageError):
     """The journal cannot be read or written."""
 
 
+class DamagedGame(JournalError):
+    """A journaled game that does not replay; `where` names its game (and line) and what is wrong, without the
+    journal's path (a restore names its backup file instead)."""
+
+    def __init__(self, path: object, where: str) -> None:
+        super().__init__(f"the journal {path}, {where}")
+        self.where = where
+
+
 def is_row_id(value: object) -> bool:
     """Whether `value` may name a row: SQLite's integers are 64-bit, and a larger one would not even bind."""
     return type(value) is int and 0 <= value < 2 ** 63

@@ -18,7 +18,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, cast
 
 from .chance import Committed, Dice, Unverifiable, new_seed
-from .journal import Journal, JournalError
+from .journal import DamagedGame, Journal, JournalError
 from .record import UNDO, GameRecord, header
 from .rules import TERMINAL, Rejected
 from .rules.protocol import JSON, Action, Actors, Prompt, View, Viewer, refuse
@@ -88,8 +88,8 @@ class Table:
         dice = Committed.of(seed, table_line)
         chance = table_line.get("chance")
         if not isinstance(chance, dict) or dice.commitment != chance.get("commitment"):
-            raise JournalError(f"the journal {self._journal.path}, game {game_id}: its seed does not match the "
-                               "commitment it published")
+            raise DamagedGame(self._journal.path, f"game {game_id}: its seed does not match the commitment it "
+                              "published")
         return dice
 
     def _replayed(self, game_id: int, table_line: dict[str, JSON], lines: list[Action]) -> GameRecord:
@@ -101,7 +101,7 @@ class Table:
             for n, line in enumerate(lines, start=2):
                 record.apply(line)
         except Rejected as e:
-            raise JournalError(f"the journal {self._journal.path}, game {game_id}, line {n}: {e}") from None
+            raise DamagedGame(self._journal.path, f"game {game_id}, line {n}: {e}") from None
         return record
 
     def history(self) -> list[dict[str, JSON]]:
@@ -146,8 +146,8 @@ class Table:
         try:
             self._record.check(held)
         except Rejected as e:
-            raise JournalError(f"the journal {self._journal.path}, game {self._game_id}: its held pick "
-                               f"{held} no longer fits ({e})") from None
+            raise DamagedGame(self._journal.path, f"game {self._game_id}: its held pick {held} no longer fits "
+                              f"({e})") from None
         self._pending = Held(held, self._schedule(self.reveal_delay, self._reveal_held))
 
     # -- what the table shows -------------------------------------------------------------------------
