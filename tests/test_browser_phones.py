@@ -61,7 +61,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     alice.goto(server.url + "/seat")
 
     def asked(words):
-        assert "Codice di 6 cifre" in words and "premi Menu, scegli «Telefoni»" in words
+        assert "Codice di 6 cifre" in words and "premi Menu, vai su «Telefoni» con ▶" in words
 
     pair(alice, server, ("seat", 0), shown=asked)
     alice.wait_for_selector("text=Sei il giocatore 1")
@@ -92,6 +92,15 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     host.goto(server.url + "/host?lang=it")
     host.wait_for_selector("text=Sei l'host.")
     screenshot(host, "phone-host-it")
+    # The host's phone shows a code for player 2; bob types it and plays as player 2
+    host.select_option("#pair-for", "1")
+    host.click("button:has-text('Mostra un codice')")
+    host.wait_for_selector(".code:has-text('vale 2 minuti')")
+    code = host.inner_text(".code").split(": ", 1)[1].split(" (")[0]
+    bob.goto(server.url + "/seat")
+    bob.fill("#pair-code", code)
+    bob.click(".pair button[type=submit]")
+    bob.wait_for_selector("text=You are player 2")
     alice.goto(server.url + "/seat?lang=en")
     alice.wait_for_selector("text=You are player 1")
     screenshot(alice, "phone-seat-en")

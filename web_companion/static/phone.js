@@ -259,7 +259,7 @@ const ARBITRO = (() => {
         const body = whom.value === "host" ? {host: true} : {seat: Number(whom.value)};
         const {code, seconds} = await post("/api/host/pair", body);
         shown.textContent = t("pair_code_shown", {code: `${code.slice(0, 3)} ${code.slice(3)}`,
-                                                   m: Math.round(seconds / 60)});
+                                                   n: Math.round(seconds / 60)});
       } catch (e) { showError(e.message); }
     }}, t("pair_ask"));
     return el("section", {class: "panel"}, el("h2", {}, t("phones")), el("p", {class: "note"}, t("pair_host_note")),
