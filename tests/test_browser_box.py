@@ -40,7 +40,7 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
         page.wait_for_timeout(100)
     shown = table(server)
     assert shown["history"][0]["reveal"] == ["salto_atletico", "scatto_repentino", "passo_prudente", "vertigini"]
-    assert shown["history"][0]["moves"][0] == {"step": "resolution", "delta": [0, -4, 0, 3]}
+    assert shown["history"][0]["moves"][0] == {"step": "resolution", "delta": [0, -4, 0, 3], "asked": [0, -4, 0, 3]}
     page.wait_for_timeout(700)
     revealed = oled(page)
     assert revealed != start  # the OLED image shows the reveal

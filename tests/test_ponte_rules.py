@@ -186,8 +186,8 @@ def _six_matches_to_a_lone_spunto(positions):
 def test_spunto_with_no_card_left_moves_3_east_and_has_no_card_this_match():
     state = picks(_six_matches_to_a_lone_spunto((11, 11, 11)), SPUNTO, PAURA, PRUDENTE)
     steps = state.history[-1].steps
-    assert steps[0] == ("spunto", (3, 0, 0))
-    assert steps[1] == ("resolution", (0, 4, -2))
+    assert steps[0] == ("spunto", (3, 0, 0), (3, 0, 0))
+    assert steps[1] == ("resolution", (0, 4, -2), (0, 4, -2))
     assert state.positions == (14, 15, 9)
     assert ponte.view(state, 0)["hand"] == {PRUDENTE: 1}
 
@@ -196,7 +196,7 @@ def test_r10_the_end_is_checked_after_the_spunto_penalty():
     state = picks(_six_matches_to_a_lone_spunto((19, 11, 11)), SPUNTO, PAURA, PRUDENTE)
     assert state.positions == (21, 11, 11)
     assert ponte.current_actors(state) == TERMINAL
-    assert [step for step, _ in state.history[-1].steps] == ["spunto"]  # resolution and event skipped
+    assert [step for step, _, _ in state.history[-1].steps] == ["spunto"]  # resolution and event skipped
     assert ponte.result(state) == {"winners": [1, 2], "losers": [0], "draw": False}
 
 
@@ -225,12 +225,17 @@ def test_r6_moves_of_one_step_are_applied_together_before_the_end_check():
     assert ponte.result(state) == {"winners": [0], "losers": [1], "draw": False}
 
 
-def test_r9_a_step_is_shown_as_the_move_the_bridge_allows():
-    """Seat 2 on 18 is sent 6 East and stops on 21: its step (the OLED's and the phone's "Est 3") is 3."""
+def test_r9_a_step_is_the_move_the_bridge_allows_and_says_the_move_the_rules_asked():
+    """Seat 2 on 18 is sent 4 East and stops on 21: it moved 3. Defect: the table read only "3 Est" and thought
+    the box had erred; it reads "4 Est, fermato a 21" now (and seat 1's "4 Ovest, fermato a 1")."""
     state = picks(ponte.setup(3)._replace(positions=(4, 18, 11)), SCATTO, PAURA, PRUDENTE)
-    (step, delta), = state.history[-1].steps
-    assert step == "resolution" and list(delta) == [-3, 3, 0]
-    assert ponte.view(state, PUBLIC)["history"][-1]["moves"] == [{"step": "resolution", "delta": [-3, 3, 0]}]
+    (step, delta, asked), = state.history[-1].steps
+    assert step == "resolution" and list(delta) == [-3, 3, 0] and list(asked) == [-4, 4, 0]
+    shown = ponte.view(state, PUBLIC)
+    assert shown["history"][-1]["moves"] == [{"step": "resolution", "delta": [-3, 3, 0], "asked": [-4, 4, 0]}]
+    from device.games import ponte as ponte_screens
+    pages = dict(ponte_screens.chapters(shown, "it"))[(1, "moves")]
+    assert pages[0].lines == ("G1 Ovest 4, fermo a 1", "G2 Est 4, fermo a 21")
 
 
 def test_r7_every_seat_tied_closest_to_the_wind_bank_moves():

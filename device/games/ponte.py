@@ -57,8 +57,16 @@ def _cards(lang, cards):
     return [f"{seat(lang, s)} {CARD_NAMES[c]}" for s, c in enumerate(cards) if c]
 
 
-def _step_lines(lang, delta):
-    return [f"{seat(lang, s)} {say(lang, 'west' if d < 0 else 'east', n=abs(d))}" for s, d in enumerate(delta) if d]
+def _step_lines(lang, step):
+    """Each seat that moved: as the rules asked, and where the bridge's end stopped it short."""
+    lines = []
+    for s, (d, asked) in enumerate(zip(step["delta"], step["asked"])):
+        if d:
+            side = "west" if d < 0 else "east"
+            shown = (say(lang, side, n=abs(d)) if d == asked else
+                     say(lang, f"{side}_stopped", n=abs(asked), at=WEST_BANK if d < 0 else EAST_BANK))
+            lines.append(f"{seat(lang, s)} {shown}")
+    return lines
 
 
 def bridge(positions, lang):
@@ -98,9 +106,10 @@ def match_chapters(view, lang, match, positions, last):
     if not match["reveal"]:
         return found
     found.append(((n, "reveal"), paged(say(lang, "reveal", n=n), _cards(lang, match["reveal"]))))
-    steps = {m["step"]: m["delta"] for m in match["moves"]}
+    steps = {m["step"]: m for m in match["moves"]}
     lines = _cards(lang, match["replacements"] or ())
-    lines += [f"{seat(lang, s)} {say(lang, 'no_card')}" for s, d in enumerate(steps.get("spunto", ())) if d]
+    lines += [f"{seat(lang, s)} {say(lang, 'no_card')}" for s, d in enumerate(steps["spunto"]["delta"])
+              if d] if "spunto" in steps else []
     if lines:
         found.append(((n, "spunto"), paged(say(lang, "replacements"), lines)))
     if "resolution" in steps:
@@ -108,7 +117,8 @@ def match_chapters(view, lang, match, positions, last):
                                           _step_lines(lang, steps["resolution"]) or [say(lang, "stay")])))
     if match["event"]:
         found.append(((n, "event"), paged(say(lang, "event"),
-                                          [CARD_NAMES[match["event"]]] + _step_lines(lang, steps.get("event", [])))))
+                                          [CARD_NAMES[match["event"]]] +
+                                          (_step_lines(lang, steps["event"]) if "event" in steps else []))))
     if match["event"] or last:
         found.append(((n, "bridge"), [bridge(positions, lang)]))
     return found

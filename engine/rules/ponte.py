@@ -33,7 +33,8 @@ DEAL, PICK, SPUNTO_PICK, EVENT, OVER = "deal", "pick", "spunto", "event", "over"
 
 
 Hand: TypeAlias = tuple[int, ...]  # counts of each card, in CARDS order
-Step: TypeAlias = tuple[str, tuple[int, ...]]  # a movement step's name, and each seat's move
+# A movement step's name, each seat's move as made, and as the rules asked it (more when the bridge ended first)
+Step: TypeAlias = tuple[str, tuple[int, ...], tuple[int, ...]]
 
 
 class Match(NamedTuple):
@@ -41,7 +42,7 @@ class Match(NamedTuple):
     number: int
     reveal: tuple[str, ...] = ()  # card each seat revealed
     replacements: tuple[str | None, ...] = ()  # Spunto replacement per seat, or None
-    steps: tuple[Step, ...] = ()  # (step name, per-seat moves) for each movement step, in order
+    steps: tuple[Step, ...] = ()  # (step name, per-seat moves made, asked) for each movement step, in order
     event: str | None = None
     void: tuple[tuple[str, ...], ...] = ()  # reveals made void by a special shown too often, oldest first
 
@@ -358,7 +359,7 @@ def _move(state: State, step: str, moves: Sequence[int], match: Mapping[str, obj
     delta = tuple([after - before for before, after in zip(state.positions, positions)])
     if WEST_BANK in positions or EAST_BANK in positions:
         then = {"phase": OVER, "picks": None}
-    return _record(state, {**(match or {}), "steps": state.history[-1].steps + ((step, delta),)},
+    return _record(state, {**(match or {}), "steps": state.history[-1].steps + ((step, delta, tuple(moves)),)},
                    positions=positions, **{**changes, **(then or {})})
 
 
@@ -418,7 +419,7 @@ def result(state: State) -> Result | None:
 def _match_view(match: Match) -> dict[str, object]:
     return {"match": match.number, "reveal": list(match.reveal) or None,
             "replacements": list(match.replacements) or None, "void": [list(v) for v in match.void],
-            "moves": [{"step": step, "delta": list(delta)} for step, delta in match.steps],
+            "moves": [{"step": step, "delta": list(delta), "asked": list(asked)} for step, delta, asked in match.steps],
             "event": match.event}
 
 

@@ -45,11 +45,16 @@
       return el("li", {}, meeple(seat), `${seatName(seat)}: ${cardName(card)}`,
                 swap ? ` → ${t("replacement")} ${cardName(swap)}` : "");
     })));
+    // Each move as the rules asked it, and where the bridge's end stopped a meeple short of it.
+    const said = (d, asked) => {
+      const side = d < 0 ? "move_west" : "move_east";
+      return d === asked ? t(side, {n: Math.abs(d)}) : t(side + "_stopped", {n: Math.abs(asked), at: d < 0 ? 1 : 21});
+    };
     for (const step of m.moves) {
       const moved = step.delta.map((d, seat) => [seat, d]).filter(([, d]) => d);
       parts.push(el("h3", {}, `${t("moves")}: ${t("step_" + step.step)}`),
                  el("ul", {class: "plain"}, moved.length ? moved.map(([seat, d]) => el("li", {}, meeple(seat),
-                   `${seatName(seat)}: ${d < 0 ? t("move_west", {n: -d}) : t("move_east", {n: d})}`))
+                   `${seatName(seat)}: ${said(d, step.asked[seat])}`))
                    : el("li", {}, t("no_moves"))));
     }
     if (m.event) parts.push(el("h3", {}, t("event")), el("p", {class: "event"}, cardName(m.event)));
