@@ -187,6 +187,8 @@ class Box:
         with self._input():
             mark = self.presenter.mark()
             self.overlay = None
+            if self.menu.mode == "seal":  # any key goes on to the game: a seat's first press too, and it shows
+                self.menu.mode = None
             asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
             try:
                 outcome = {"seat": seat, **about, "status": act(asked)}

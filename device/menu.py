@@ -173,7 +173,7 @@ class HostMenu:
         except Rejected as e:
             self.message = render(self.lang, e.message)
             return
-        if "commitment" in self.table.view()["chance"]:
+        if GAMES[self.game].draws and "commitment" in self.table.view()["chance"]:
             self.mode = "seal"  # the draws' seal before the first frame of play; any key goes on to the game
 
     def _confirm(self, name):

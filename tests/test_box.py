@@ -57,6 +57,24 @@ def test_a_game_started_on_the_box_shows_its_sealed_draws_then_any_key_plays(mak
     assert shows(box, screens.live(box.table.view(), "it"))
 
 
+def test_a_pad_press_on_the_seal_goes_on_to_the_game_and_shows_and_a_game_without_draws_has_no_seal(make_box):
+    """Defect: a pad press during the seal was taken but nothing showed (the player thought the pad dead), and
+    the seal appeared for games the box draws nothing for (Rette sich wer kann's votes, Shangri-La)."""
+    box = make_box(seeds=lambda: bytes(range(32)))
+    for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players: start
+        host(box, name)
+    assert box.display.screen.title == "Estrazioni sigillate"
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+    assert not box.menu.is_open and "G1 pronto" in " ".join(box.display.screen.lines)
+    box.table.end_game()
+    host(box, "ok")  # the next game's setup, on from Ponte to Rette sich wer kann
+    host(box, "next")
+    while box.menu.mode == "setup":
+        host(box, "ok")
+    assert box.table.game == "lifeboats" and not box.menu.is_open
+    assert box.display.screen.title != "Estrazioni sigillate"
+
+
 def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
     box = make_box(seed=11)
     assert shows(box, screens.no_game("it"))

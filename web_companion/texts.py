@@ -9,7 +9,7 @@ from .games import data
 def page_words(language):
     """Everything the page's scripts need to speak: every catalog's messages, the games' titles and data."""
     return {**as_json(language, (SHARED, *GAMES)), "titles": {n: g.title for n, g in GAMES.items()},
-            "data": {n: data(g) for n, g in GAMES.items()}}
+            "data": {n: data(g) for n, g in GAMES.items()}, "draws": [n for n, g in GAMES.items() if g.draws]}
 
 
 def word(language, key, **values):

@@ -94,7 +94,8 @@ class Game:
     - Capabilities, each optional: `capabilities` names the functions of its rules it has among
       `public_lines(steps)` (what a log exported mid-game keeps; default: revealed picks only) and
       `secret_draw(state)` (the seats a chance outcome due now is a secret of); `secret_options` (table options
-      under which chance deals secrets), `open_information` (nothing is ever secret).
+      under which chance deals secrets), `open_information` (nothing is ever secret), `draws` (the box draws
+      something — dice, cards — so there is a seal worth showing at the start).
     """
     declaration: Declaration
     rules_module: str
@@ -106,6 +107,7 @@ class Game:
     capabilities: tuple[str, ...] = ()
     secret_options: dict[str, JSON] | None = None
     open_information: bool = False
+    draws: bool = False
 
     @property
     def name(self) -> str:

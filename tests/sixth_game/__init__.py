@@ -16,4 +16,5 @@ if TYPE_CHECKING:  # the type checker holds its rules to the contract, as every 
     RULES: Rules[rules.State] = rules
 
 MONETA = Game(rules, rules.__name__, oled="tests.sixth_game.oled", rules_pages=HERE / "pages",
-              locale=HERE / "locale", phone=Phone(script="moneta.js", style="moneta.css", folder=HERE / "static"))
+              locale=HERE / "locale", phone=Phone(script="moneta.js", style="moneta.css", folder=HERE / "static"),
+              draws=True)

@@ -150,7 +150,7 @@ const ARBITRO = (() => {
   // check them (docs/chance.md); test dice say they cannot be checked.
   function chanceLine(view) {
     const chance = view.chance;
-    if (!chance) return null;
+    if (!chance || !T.draws.includes(view.game)) return null;  // a game the box draws nothing for has no seal
     if (!chance.commitment) return el("p", {class: "chance"}, el("small", {}, t("chance_unverifiable")));
     return el("p", {class: "chance"},
       el("small", {}, t("chance_commitment", {fingerprint: chance.commitment.slice(0, 12).match(/.{4}/g).join(" ")})),
