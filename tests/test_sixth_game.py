@@ -67,7 +67,7 @@ def test_rules_that_break_the_contract_are_refused_when_first_loaded_naming_what
 @pytest.mark.parametrize("seed", range(4))
 def test_the_contract_suite_runs_over_it(moneta, seed):
     contract.test_the_module_declares_the_contract(moneta.rules)
-    contract.test_random_legal_games_end_and_replay_to_the_same_view(moneta.rules, seed)
+    contract.test_random_legal_games_end_and_replay_to_the_same_view(moneta, moneta.rules, seed)
     contract.test_every_listed_action_and_prompt_choice_is_accepted_and_others_are_refused_by_name(moneta.rules,
                                                                                                     seed)
     contract.test_every_view_carries_the_required_keys(moneta.rules)
