@@ -68,6 +68,7 @@ class Box:
         self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=schedule,
                               pin_factory=pin_factory, simulated=simulated)
         self._game_id = self._seats = None  # the game the presenter (and the pairing) have caught up with
+        self._undo_told = None  # the version whose undo the OLED's title has told
         self._inputs = 0  # inputs of the box's own under way: each refreshes the OLED once, when it is done
         table.subscribe(self._table_changed)
         self.refresh()
@@ -294,6 +295,10 @@ class Box:
                     self._revealed = True
                 elif len(self.presenter.pages) > queued:
                     self.sound("reveal")
+            undone = view.get("undone")
+            if undone and self._undo_told != view["version"]:  # every undo, from anywhere, is told to the table
+                self._undo_told = view["version"]
+                self.notice = text(self.lang, "undone_seat", who=screens.seat(self.lang, undone["seat"]))
             if self.menu.is_open:
                 screen = self.menu.screen()
             elif self.overlay:  # a seat's cursor, a phone that joined: until the next input

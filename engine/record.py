@@ -93,6 +93,11 @@ class GameRecord:
         return bool(self._undo_points) and not self.is_over
 
     @property
+    def undone_next(self) -> Action | None:
+        """The seat's line an undo would take back now, or None."""
+        return self.applied[self._undo_points[-1]] if self._undo_points else None
+
+    @property
     def is_over(self) -> bool:
         return self.rules.current_actors(self.state) == TERMINAL
 

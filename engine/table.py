@@ -64,6 +64,9 @@ class Table:
         self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
         self._subscribers: list[Callable[[int], object]] = []
         self._pending: Held | None = None  # a held round-completing pick
+        # The seat whose action the last undo took back, and the version it made: that version's views say so
+        self._undone: tuple[int, int] | None = None
+        self._undoing: int | None = None
         self.fault: str | None = None  # "full" or "failing" while the journal refuses writes
         self._game_id: int | None
         self._record: GameRecord | None
@@ -196,6 +199,8 @@ class Table:
             if isinstance(viewer, int):
                 prompt = self._record.rules.prompt(state, viewer)
                 shown["prompt"] = prompt.as_data() if prompt else None
+            if self._undone and self._undone[0] == self.version:  # said to everyone: whose action was taken back
+                shown["undone"] = {"seat": self._undone[1]}
             return {**shown, "version": self.version}
 
     def prompt(self, seat: int) -> Prompt | None:
@@ -242,6 +247,7 @@ class Table:
 
     def _changed(self, version: int) -> None:
         self.version = max(self.version, version)
+        self._undone = None if self._undoing is None else (self.version, self._undoing)
         self._notify()
 
     def _notify(self) -> None:
@@ -326,13 +332,19 @@ class Table:
     def undo(self) -> Literal["undone"]:
         with self._lock:
             game_id = self._require_id()
-            if self._pending:  # the held pick is the last thing done
-                version = self._journaled(lambda: self._journal.hold(game_id, None))
-                self._drop_pending()
-                self._changed(version)
+            record = self._require_game()
+            line = self._pending.action if self._pending else record.undone_next
+            self._undoing = cast(int, line["seat"]) if line else None
+            try:
+                if self._pending:  # the held pick is the last thing done
+                    version = self._journaled(lambda: self._journal.hold(game_id, None))
+                    self._drop_pending()
+                    self._changed(version)
+                    return "undone"
+                self._commit(UNDO)
                 return "undone"
-            self._commit(UNDO)
-            return "undone"
+            finally:
+                self._undoing = None
 
     def _reveal_held(self) -> None:
         """The reveal delay is over: the held pick is applied. If the journal refuses it, the pick stays held

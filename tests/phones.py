@@ -7,7 +7,7 @@ from tests.conftest import virtual
 
 def press_until(box, chosen):
     """Press ▶ on the host panel until the OLED's chosen line (the one marked ">") is `chosen`."""
-    for _ in range(12):
+    for _ in range(16):  # a menu has at most 13 choices (the host role and 12 seats)
         if f">{chosen}" in [line.replace("> ", ">") for line in box.display.screen.lines]:
             return
         virtual(box).press(host="next")

@@ -91,6 +91,25 @@ def test_host_actions_need_the_host_role(app, box):
     assert client.post("/api/host/undo", json={}).get_json() == {"error": "nothing to undo", "code": "nothing_to_undo"}
 
 
+def test_every_undo_is_told_on_the_oled_and_every_phone_naming_whose_action_it_took_back(app, box):
+    """Defect: an undo from /host silently removed a move from the map and the history; the OLED said "Annullato"
+    only when the undo came from the host panel."""
+    host = create_app(box, virtual=virtual(box)).test_client()  # mock mode: the laptop's browser is the host
+    phone = app.test_client()
+    press(box, 0, 5)
+    press(box, 2, 1)
+    assert "undone" not in phone.get("/api/table").get_json()
+    assert host.post("/api/host/undo", json={}).status_code == 200  # from the host's phone
+    assert phone.get("/api/table").get_json()["undone"] == {"seat": 2}
+    assert box.display.screen.title == "Annullato: G3"
+    press(box, 1, 1)  # the next input: the title and the views move on
+    assert box.display.screen.title != "Annullato: G3" and "undone" not in phone.get("/api/table").get_json()
+    virtual(box).press(host="undo")  # from the host panel, confirmed
+    virtual(box).press(host="ok")
+    assert box.display.screen.title == "Annullato: G2"
+    assert phone.get("/api/table?view=seat").get_json()["undone"] == {"seat": 1}
+
+
 def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app, box):
     client = create_app(box, virtual=virtual(box)).test_client()  # mock mode: host controls are open
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "box"}}

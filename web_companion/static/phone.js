@@ -143,7 +143,10 @@ const ARBITRO = (() => {
   // -- what every game shares -----------------------------------------------------------------------------
   function gameHeader(view) {
     return [el("h1", {}, T.titles[view.game] || view.game),
-            el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link"))), chanceLine(view)];
+            el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link"))), chanceLine(view),
+            // every undo, from anywhere, is said on every phone (and on the OLED)
+            view.undone ? el("p", {class: "panel notice", role: "status"}, t("undone_seat", {n: view.undone.seat + 1}))
+                        : null];
   }
 
   // The draws' commitment from the start (its first 12 hex digits in fours, as the OLED shows it), the seed once the game is over, and how to
