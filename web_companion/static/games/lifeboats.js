@@ -49,9 +49,10 @@
               view.over ? null : [" · ", t("leaks_left", {n: view.leaks_left})]);
   }
 
-  // Who must act now, and on what: the vote with who has voted (never what), or the open decision.
+  // Who must act now, and on what: the open decision (a tie or the Captain settles a vote everyone has cast),
+  // else the vote with who has voted (never what).
   function now(view) {
-    if (view.vote) {
+    if (!view.decision && view.vote) {
       const locked = new Set(view.locked);
       const vote = view.vote;
       return el("section", {class: "panel"}, el("h2", {}, t("vote_now"), ": ",
@@ -63,8 +64,9 @@
     }
     if (!view.decision) return null;
     const decision = view.decision;
-    return el("section", {class: "panel"}, el("p", {class: "status"}, meeple(decision.seat),
-      t("decides", {seat: seatName(decision.seat), what: t("choose_" + decision.what)})));
+    return el("section", {class: "panel"},
+      view.vote ? el("h2", {}, t("vote_kind_" + view.vote.kind, {boat: boatColour(view.vote.boat || "")})) : null,
+      el("p", {class: "status"}, meeple(decision.seat), t("waits_" + decision.what, {seat: seatName(decision.seat)})));
   }
 
   function swimmers(view) {
