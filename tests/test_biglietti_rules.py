@@ -657,3 +657,18 @@ def test_a_past_turns_elimination_page_shows_the_tickets_of_its_own_turn():
     assert [t["tickets_left"] for t in view["turns"] if t["eliminated"]] == [1, 0]
     pages = [pages for key, pages in chapters(view, "it") if key[1:] == ("eliminated",)]
     assert [page.lines[-1] for page, *_ in pages] == ["biglietti in gioco: 1", "biglietti in gioco: 0"]
+
+
+def test_the_exchange_is_told_as_who_takes_part_and_when_everyone_else_hid_as_no_exchange():
+    """Defect: the OLED and the phones gave the exchange as an order round the seats ("1>3>4"), where the
+    rulebook lets the checked traveller choose; and "4 → 4" when every other traveller hid."""
+    from device.games import biglietti as pages
+    game = Game(8).check(PISOLO).ticket(False)
+    game.help({MAMMOLO: N, DOTTO: N, EOLO: N, GONGOLO: N, BRONTOLO: I, CUCCIOLO: S})
+    lines = [line for _, screens in pages.chapters(game.view(), "it") for s in screens for line in s.lines]
+    assert f"Scambio tra G{PISOLO + 1} G{BRONTOLO + 1} G{CUCCIOLO + 1}" in lines
+    game = Game(5).check(1).ticket(False)
+    game.help({2: N, 3: N, 4: N})  # every other traveller hid
+    assert game.view()["turns"][-1]["exchange"] == [1, 1]
+    lines = [line for _, screens in pages.chapters(game.view(), "it") for s in screens for line in s.lines]
+    assert "Nessuno scambio" in lines and not any(line.startswith("Scambio") for line in lines)

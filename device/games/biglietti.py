@@ -148,7 +148,9 @@ def _turn_pages(view, lang, record):
     found = _help_pages(view, lang, record)
     title = say(lang, "turn_of", turn=record["turn"], seat=seat(lang, record["checked"]))
     if record["exchange"]:  # the turn is resolved
-        ring_line = f'{say(lang, "exchange")} {">".join(str(s + 1) for s in record["exchange"])}'
+        taking = record["exchange"][:-1]  # who takes part: the order is the players' choice
+        ring_line = (say(lang, "exchange_among", seats=" ".join(seat(lang, s) for s in taking)) if len(taking) > 1
+                     else say(lang, "no_exchange"))
         found.append(((record["turn"], "outcome"), paged(title, _outcome_lines(lang, record) + [ring_line])))
     if record["eliminated"]:
         found.append(((record["turn"], "eliminated"),

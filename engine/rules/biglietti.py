@@ -185,9 +185,9 @@ def _checked(state: State) -> int:
 
 
 def _exchange(state: State) -> State:
-    """The ring of one-card gifts among the travellers who did not hide this turn, from the checked one round
-    the table (the box proposes the seat order; only the checked traveller may give the Pol.Fer.). In the
-    Ritorno a help round is followed by the controller's elimination."""
+    """The ring of one-card gifts among the travellers who did not hide this turn: who takes part, the checked
+    one first and last (the order is the players' choice; only the checked traveller may give the Pol.Fer.).
+    In the Ritorno a help round is followed by the controller's elimination."""
     checked = _checked(state)
     at = state.line.index(checked)
     ring = [s for s in state.line[at:] + state.line[:at] if s not in state.hiders]

@@ -116,8 +116,11 @@
   function exchange(view) {
     const record = view.turns.length ? view.turns[view.turns.length - 1] : null;
     if (!record || !record.exchange.length || view.over) return null;
+    // Who takes part, not an order: the players choose it (the checked traveller first, then whom each picks).
+    const taking = record.exchange.slice(0, -1);
+    if (taking.length < 2) return el("section", {class: "panel"}, el("h2", {}, t("exchange")), el("p", {}, t("no_exchange")));
     return el("section", {class: "panel"}, el("h2", {}, t("exchange")),
-      el("ol", {class: "exchange"}, record.exchange.map((s) => el("li", {}, meeple(s), seatName(s)))),
+      el("ul", {class: "exchange"}, taking.map((s) => el("li", {}, meeple(s), seatName(s)))),
       el("p", {}, el("small", {}, t("exchange_note", {seat: seatName(record.checked)}))));
   }
 
@@ -136,7 +139,9 @@
     else if (r.outcome === "eliminated") lines.push(t("o_eliminated"));
     if (r.discarded !== null) lines.push(t(r.discarded ? "h_gave_back" : "h_kept"));
     if (r.hiders.length) lines.push(t("h_hiders", {seats: names(r.hiders)}));
-    if (r.exchange.length) lines.push(`${t("exchange")}: ${r.exchange.map((s) => s + 1).join(" → ")}`);
+    if (r.exchange.length) {
+      lines.push(r.exchange.length > 2 ? t("h_exchange", {seats: names(r.exchange.slice(0, -1))}) : t("no_exchange"));
+    }
     if (r.eliminated) lines.push(t("h_eliminated", {seat: seatName(view.controller), card: t(r.eliminated)}));
     return lines;
   }
