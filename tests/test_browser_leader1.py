@@ -200,6 +200,12 @@ def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
     oled(server, "result")
     phone.wait_for_selector(".panel.over")
     screenshot(phone, "leader1-phone-over-it")
+    phone.goto(server.url + "/?lang=it")  # the table page ends with the order of arrival, every rider
+    phone.wait_for_selector(".standings li")
+    assert [" ".join(li.inner_text().split()) for li in phone.locator(".standings li").all()] == [
+        "1º 1 Giocatore 1, leader", "2º 2 Giocatore 2, scalatore", "3º 1 Giocatore 1, scalatore",
+        "4º 2 Giocatore 2, leader +1 turno"]
+    screenshot(phone, "leader1-phone-table-it-over")
     table = browser.new_context(locale="en-GB", **PHONE).new_page()
     table.goto(server.url + "/")
     table.wait_for_selector(".sheet")

@@ -420,7 +420,31 @@ def test_the_peloton_catches_riders_and_crosses_the_line():
     act(record, 0, catch=L.ARRIVATO)
     shown = L.view(record.state, PUBLIC)
     assert shown["over"] and shown["finish_order"][0] == [0, "leader"]
-    assert shown["result"] == {"winners": [0], "losers": [], "draw": False}
+    assert shown["result"] == {"winners": [0], "losers": [], "draw": False, "standings": [  # the order of arrival
+        {"seat": 0, "what": "leader", "place": 1, "behind": 0}, {"seat": 0, "what": "scalatore", "place": 2,
+                                                                  "behind": 0},
+        {"seat": 1, "what": "scalatore", "place": 3, "behind": 0}, {"seat": 1, "what": "leader", "place": 4,
+                                                                    "behind": 0}]}
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+def test_a_race_ends_with_every_riders_place_and_how_far_behind_it_is(stages):
+    """Defect: at the end the phones showed only the winner; the order of arrival was nowhere."""
+    import random
+    from engine.table import Table
+    table = Table(random=random.Random(stages))
+    table.new_game("leader1", 3, {"stages": stages, "race": "tappe" if stages > 1 else "classica"})
+    rng = random.Random(stages)
+    while not table.view()["over"]:
+        seat = rng.choice(list(table.actors()))
+        table.act(rng.choice(table.legal_actions(seat)))
+    shown = table.view()
+    standings = shown["result"]["standings"]
+    assert sorted((s["seat"], s["what"]) for s in standings) == sorted((r["seat"], r["type"]) for r in shown["riders"])
+    ranked = [s for s in standings if s["place"] is not None]
+    assert [s["place"] for s in ranked] == list(range(1, len(ranked) + 1)) and ranked[0]["behind"] == 0
+    assert [s["behind"] for s in ranked] == sorted(s["behind"] for s in ranked)
+    assert shown["result"]["winners"] == [ranked[0]["seat"]]
 
 
 # -- punctures -----------------------------------------------------------------------------------------------------

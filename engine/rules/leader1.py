@@ -16,8 +16,8 @@ from .leader1_die import (FREE, MAX_PAID, TERRAINS, TYPES, Face, cobble_effect, 
 from .leader1_options import MAX_CHASES, TILE_VALUES
 from .options import resolve
 from .protocol import (CHANCE, CHOOSE, JSON, PUBLIC, TERMINAL, Action, Actors, Choice, Message, Outcomes, Prompt,
-                       Rejected, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, last_answer,
-                       refusals, shown_seat, words_of)
+                       Rejected, Result, Standing, View, Viewer, check_seats, check_viewer, evolve, is_seat,
+                       last_answer, refusals, shown_seat, words_of)
 from .protocol import refuse as shared
 
 NAME, TITLE, SEATS, OPTIONS = declared.NAME, declared.TITLE, declared.SEATS, declared.OPTIONS
@@ -993,13 +993,30 @@ def _word(value: JSON) -> str:
 def result(state: State) -> Result | None:
     if state.phase != OVER:
         return None
+    ranked = classification(state)
+    first = ranked[0]
+    standings: list[Standing] = [{"seat": state.riders[i].seat, "what": state.riders[i].kind, "place": n,
+                                  "behind": _behind(state, i, first)} for n, i in enumerate(ranked, start=1)]
+    standings += [{"seat": r.seat, "what": r.kind, "place": None, "behind": None}
+                  for i, r in enumerate(state.riders) if i not in ranked]
+    return {"winners": [state.riders[first].seat], "losers": [], "draw": False, "standings": standings}
+
+
+def classification(state: State) -> list[int]:
+    """The riders still in the race, best first: a one-day race's order of arrival; a stage race's general
+    classification (fewest turns, ties by the last stage's order)."""
+    last = state.stages_done[-1]
     if state.opts["stages"] == 1:
-        winner = state.riders[state.stages_done[-1][0]]
-    else:
-        last = state.stages_done[-1]
-        standing = [i for i, r in enumerate(state.riders) if r.place != FUORI]
-        winner = state.riders[min(standing, key=lambda i: (state.riders[i].gc, last.index(i)))]
-    return {"winners": [winner.seat], "losers": [], "draw": False}
+        return list(last)
+    standing = [i for i, r in enumerate(state.riders) if r.place != FUORI]
+    return sorted(standing, key=lambda i: (state.riders[i].gc, last.index(i) if i in last else len(last)))
+
+
+def _behind(state: State, i: int, first: int) -> int:
+    """Turns behind the `first` rider: in a one-day race, of arrival; in a stage race, of general classification."""
+    if state.opts["stages"] == 1:
+        return state.riders[i].finished - state.riders[first].finished
+    return state.riders[i].gc - state.riders[first].gc
 
 
 def _rider_view(state: State, rider: Rider, viewer: Viewer) -> dict[str, JSON]:

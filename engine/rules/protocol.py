@@ -30,7 +30,7 @@ from __future__ import annotations  # TypeIs is the type checker's alone (typing
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Literal, NotRequired, ParamSpec, TypeAlias, TypedDict, TypeVar, Union, cast
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -49,11 +49,22 @@ View: TypeAlias = dict[str, object]  # what a viewer may see: JSON-ready data (t
 Outcomes: TypeAlias = list[tuple[Action, float]]  # a chance node's outcomes and their probabilities
 
 
+class Standing(TypedDict):
+    """One line of a race's classification: whose (`seat`, `what`: a word of the game, a rider), its `place`
+    from 1 (None: out of the race) and how far `behind` the first it is, as the rulebook counts (None: out)."""
+    seat: int
+    what: str
+    place: int | None
+    behind: int | None
+
+
 class Result(TypedDict):
-    """A finished game's result: who won, who lost (every seat that did not win and does not share a draw)."""
+    """A finished game's result: who won, and who lost as the rulebook names losers ([] where it names only
+    winners); a game that ranks everyone adds its classification, best first (`standings`)."""
     winners: list[int]
     losers: list[int]
     draw: bool
+    standings: NotRequired[list[Standing]]
 
 
 # Prompt kinds

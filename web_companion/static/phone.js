@@ -169,7 +169,17 @@ const ARBITRO = (() => {
     const result = view.result;
     if (!result) return null;
     return el("section", {class: "panel result"}, el("h2", {}, t("result")), winnersLine(result),
-      !result.draw && result.losers.length ? el("p", {class: "losers"}, `${t("losers")}: `, names(result.losers)) : null);
+      !result.draw && result.losers.length ? el("p", {class: "losers"}, `${t("losers")}: `, names(result.losers)) : null,
+      standingsList(view.game, result));
+  }
+
+  // A game that ranks everyone (a race's classification): each place, whose, and how far behind the first.
+  function standingsList(game, result) {
+    if (!result.standings) return null;
+    return [el("h3", {}, t("standings")), el("ol", {class: "plain standings"}, result.standings.map((s) =>
+      el("li", {}, s.place === null ? "" : t("standing_place", {place: s.place}) + " ", meeple(s.seat),
+         `${seatName(s.seat)}, ${tg(game, s.what)}`, " ",
+         el("small", {}, s.place === null ? t("out_of_race") : s.behind ? t("behind_turns", {n: s.behind}) : ""))))];
   }
 
   function pickingPanel(view) {
@@ -441,7 +451,7 @@ const ARBITRO = (() => {
     section.replaceChildren(el("h2", {}, t("history")), games.length ? el("ul", {class: "plain"}, games.map((g) =>
       el("li", {"data-game": g.id}, el("b", {}, T.titles[g.game] || g.game), " ",
          el("small", {}, t("history_entry", {when: when(g.started), seats: g.seats, status: status(g)})),
-         g.result ? winnersLine(g.result) : null,
+         g.result ? [winnersLine(g.result), standingsList(g.game, g.result)] : null,
          el("a", {href: `/api/host/games/${g.id}/log`, download: ""}, t("history_log"))))) : el("p", {}, t("history_none")));
   }
 
