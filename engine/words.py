@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from engine import mofile
 from engine.games import GAMES, LOCALE
-from engine.rules.protocol import SHARED, Message
+from engine.rules.protocol import LABEL, SHARED, Message
 
 LANGUAGES = ("it", "en")
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
@@ -70,8 +70,10 @@ def render(language: str, message: Message) -> str:
     Message parameters worded too. A message no catalog has is shown as its id (the catalog tests catch it)."""
     values = {name: render(language, value) if isinstance(value, Message) else value
               for name, value in message.params.items()}
+    contexts = ("phone", "box") if message.context == LABEL else (message.context,)
     for domain in dict.fromkeys((message.domain, SHARED)):
-        found = lookup(language, domain, message.context, message.key, **values)
-        if found is not None:
-            return found
+        for context in contexts:
+            found = lookup(language, domain, context, message.key, **values)
+            if found is not None:
+                return found
     return message.key

@@ -6,6 +6,7 @@ reveal."""
 import itertools
 import json
 import random
+import re
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -15,8 +16,10 @@ from engine.record import GameRecord, header
 from engine.replay import replay
 from engine.games import GAMES
 from engine.rules import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
+from engine.rules.options import label
 from engine.rules.protocol import Prompt
 from engine.table import Table
+from engine.words import render as worded
 from engine.chance import draw as table_draw
 from tests.phones import take
 from device.display import render
@@ -68,7 +71,7 @@ def test_the_module_declares_the_contract(rules):
     with pytest.raises(Rejected, match="unknown option 'nonsense'"):
         rules.setup(low, {"nonsense": 1})
     for option in rules.OPTIONS:
-        with pytest.raises(Rejected, match=f"option {option.name}:"):
+        with pytest.raises(Rejected, match=re.escape(worded("en", label(rules.NAME, option.name)) + ":")):
             rules.setup(low, {option.name: {"not": "valid"}})
 
 

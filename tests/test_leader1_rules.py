@@ -1,5 +1,6 @@
 """Leader 1 (rules/leader1.md R-1 … R-3 and the seed's worked examples), with forced die faces."""
 import math
+import re
 import secrets
 from fractions import Fraction
 
@@ -110,7 +111,7 @@ def test_R1_the_die_table_is_an_option_checked_face_by_face():
                          ([[4, "plain"] if f == [4, "red"] else f for f in die], "the die needs a red 4"),
                          ([[4, "plain"] if f == [4, "orange"] else f for f in die],
                           "the die needs an orange or a blue 4")):
-        with pytest.raises(Rejected, match="option die: " + message):
+        with pytest.raises(Rejected, match=re.escape("Die (faces): ") + message):
             L.setup(2, {"die": bad})
 
 
@@ -568,7 +569,7 @@ def test_more_than_22_turns_behind_is_out_of_a_stage_race():
 
 
 def test_stages_need_a_stage_race():
-    with pytest.raises(Rejected, match="option stages: more than one stage makes a stage race"):
+    with pytest.raises(Rejected, match="Stages: more than one stage makes a stage race"):
         L.setup(2, {"stages": 2})
 
 

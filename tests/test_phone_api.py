@@ -91,6 +91,21 @@ def test_host_actions_need_the_host_role(app, box):
     assert client.post("/api/host/undo", json={}).get_json() == {"error": "nothing to undo", "code": "nothing_to_undo"}
 
 
+def test_an_option_refused_is_named_as_its_field_is_labelled_in_the_hosts_language(app, box):
+    """Defect: option errors named the option's key in English ("opzione colours: …", "opzione lanes: …
+    l'opzione islands ne elenca 1 (da 0)"), and counted islands from 0."""
+    host = create_app(box, virtual=virtual(box)).test_client()
+    answers = [host.post("/api/host/game?lang=it", json={"game": "lifeboats", "seats": 3, "options": options})
+               for options in ({"colours": ["rosso"]}, {"lanes": [1, 0, 0, 0, 0, 0, 0], "islands": [[8, 6]]},
+                               {"boat_seats": 4})]
+    assert [(a.status_code, a.get_json()["option"]) for a in answers] == [
+        (400, "colours"), (400, "lanes"), (400, "boat_seats")]
+    assert answers[0].get_json()["error"].startswith("Colori (per posto): 3 colori diversi tra ")
+    assert answers[1].get_json()["error"] == ("Isola a cui porta ogni corsia: la corsia 1 porta all'isola 2, ma "
+                                              "«Punti di ogni isola (ufficiale, marinaio)» ne elenca 1")
+    assert answers[2].get_json()["error"] == "Posti per barca: 4 barche da 4 posti non contengono 21 pedine"
+
+
 def test_every_undo_is_told_on_the_oled_and_every_phone_naming_whose_action_it_took_back(app, box):
     """Defect: an undo from /host silently removed a move from the map and the history; the OLED said "Annullato"
     only when the undo came from the host panel."""
@@ -118,7 +133,7 @@ def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app
     bad = client.post("/api/host/game", json={"game": "ponte", "seats": 7, "options": {}})
     assert bad.status_code == 400 and bad.get_json()["error"] == "this game takes 3 to 6 players, not 7"
     bad = client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "x"}})
-    assert bad.status_code == 400 and bad.get_json()["error"] == "option deal: one of table, box, not 'x'"
+    assert bad.status_code == 400 and bad.get_json()["error"] == "Special cards: one of table, box, not 'x'"
     press(box, 0, 1)
     log = client.get("/api/host/log")
     assert log.mimetype == "application/x-ndjson" and "attachment" in log.headers["Content-Disposition"]

@@ -75,7 +75,7 @@ def test_missing_file_is_a_usage_error():
     ('{"arbitro": 2, "game": "ponte", "seats": 3}\n', "line 1: not an Arbitro log of format 1"),
     ('{"arbitro": 1, "game": "chess", "seats": 3}\n', "line 1: unknown game 'chess'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 7}\n', "line 1: this game takes 3 to 6 players, not 7"),
-    ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "cards"}}\n', "line 1: option deal: one of table, box, not 'cards'"),
+    ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"deal": "cards"}}\n', "line 1: Special cards: one of table, box, not 'cards'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "options": {"speed": 2}}\n', "line 1: unknown option 'speed'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3, "colour": 1}\n', "line 1: unknown key 'colour'"),
     ('{"arbitro": 1, "game": "ponte", "seats": 3}\n[1, 2]\n', "line 2: each line must be a JSON object"),

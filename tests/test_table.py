@@ -162,7 +162,7 @@ def test_new_game_refuses_bad_settings_and_keeps_the_current_game(table):
     table.new_game("ponte", 3)
     press(table, 0, 1)
     for args, message in [(("chess", 3), "unknown game 'chess'"), (("ponte", 9), "3 to 6 players, not 9"),
-                          (("ponte", 3, {"deal": "x"}), "option deal: one of table, box, not 'x'"),
+                          (("ponte", 3, {"deal": "x"}), "Special cards: one of table, box, not 'x'"),
                           (("ponte", 3, {"dael": "box"}), "unknown option 'dael'")]:
         with pytest.raises(Rejected, match=message):
             table.new_game(*args)

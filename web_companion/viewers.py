@@ -36,7 +36,8 @@ def refused(status, rejected):
 def answer(status, message):
     """An error in the asking page's language, its message id as `code` (and the `option` it names, for a form
     to say it beside the field)."""
-    about = {"option": message.params["option"]} if "option" in message.params else {}
+    option = message.params.get("option")
+    about = {"option": option.key if isinstance(option, Message) else option} if option is not None else {}
     abort(make_response(jsonify(error=render(language(), message), code=message.key, **about), status))
 
 

@@ -69,7 +69,7 @@ def _pile_size(seats: int) -> int:
 
 def setup(seats: JSON, options: JSON = None) -> State:
     seats = check_seats(seats, *SEATS)
-    opts = resolve(OPTIONS, seats, options or {})
+    opts = resolve(OPTIONS, seats, options or {}, NAME)
     controller = opts["controller"]
     return State(seats=seats, options=opts, controller=controller,
                  line=tuple((controller + k) % seats for k in range(1, seats)), phase=ANDATA, step=CHECK,

@@ -14,7 +14,7 @@ from . import leader1_options as declared
 from .leader1_die import (FREE, MAX_PAID, TERRAINS, TYPES, Face, cobble_effect, free_spaces, is_puncture, move_cost,
                           risk_succeeds)
 from .leader1_options import MAX_CHASES, TILE_VALUES
-from .options import resolve
+from .options import label, resolve
 from .protocol import (CHANCE, CHOOSE, JSON, PUBLIC, TERMINAL, Action, Actors, Choice, Message, Outcomes, Prompt,
                        Rejected, Result, Standing, View, Viewer, check_seats, check_viewer, evolve, is_seat,
                        last_answer, refusals, shown_seat, words_of)
@@ -122,11 +122,12 @@ class State(NamedTuple):
 
 def setup(seats: JSON, options: JSON = None) -> State:
     seats = check_seats(seats, *SEATS)
-    opts = resolve(OPTIONS, seats, options or {})
+    opts = resolve(OPTIONS, seats, options or {}, NAME)
     if opts["stages"] > 1 and opts["race"] != "tappe":
-        raise refuse("stages_race")
+        raise refuse("stages_race", option=label(NAME, "stages"), race=label(NAME, "race"),
+                     tappe=label(NAME, "race_tappe"))
     if len(opts["stage_energy"]) not in (0, opts["stages"] - 1):
-        raise refuse("stage_energy_count", n=opts["stages"] - 1)
+        raise refuse("stage_energy_count", n=opts["stages"] - 1, option=label(NAME, "stage_energy"))
     riders = tuple(Rider(seat, kind, energy=opts["energy"]) for seat in range(seats) for kind in
                    sorted(opts["riders"][seat], key=TYPES.index))
     state = State(seats=seats, die=tuple(tuple(f) for f in opts["die"]), opts=opts, stage=1, turn=0,

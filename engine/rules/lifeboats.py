@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, TypeAlias, cast
 from . import lifeboats_options as declared
 from . import picks as secret
 from .lifeboats_options import BLACK, HAT, LANES, PAD_LABELS, PLAYER_COLOURS
-from .options import resolve
+from .options import label, resolve
 from .protocol import (CHOOSE, JSON, PICK as PICK_PROMPT, PUBLIC, TERMINAL, Action, Actors, Choice, Message,
                        Outcomes, Prompt, Result, View, Viewer, check_seats, check_viewer, evolve, is_seat, line_kind,
                        refusals, shown_seat, words_of)
@@ -85,13 +85,15 @@ class State(NamedTuple):
 
 def setup(seats: JSON, options: JSON = None) -> State:
     seats = check_seats(seats, *SEATS)
-    opts = resolve(OPTIONS, seats, options or {})
+    opts = resolve(OPTIONS, seats, options or {}, NAME)
     pawns = seats * (OFFICERS + sailors(seats))
     if pawns > (seats + 1) * opts["boat_seats"]:
-        raise refuse("boat_seats", boats=seats + 1, size=opts["boat_seats"], pawns=pawns)
+        raise refuse("boat_seats", boats=seats + 1, size=opts["boat_seats"], pawns=pawns,
+                     option=label(NAME, "boat_seats"))
     far = [lane for lane, island in enumerate(opts["lanes"], start=1) if island >= len(opts["islands"])]
-    if far:
-        raise refuse("far_lane", lane=far[0], island=opts["lanes"][far[0] - 1], islands=len(opts["islands"]))
+    if far:  # islands are counted from 1 where people read them
+        raise refuse("far_lane", lane=far[0], island=opts["lanes"][far[0] - 1] + 1, islands=len(opts["islands"]),
+                     option=label(NAME, "lanes"), other=label(NAME, "islands"))
     state = State(seats=seats, options=opts, colours=tuple(opts["colours"]), start=opts["start"], turn=0,
                   phase=SETUP, boats=(Boat(None, 0, SEA, (), 0),) * (seats + 1),
                   reserve=((OFFICERS, sailors(seats)),) * seats, hats=(HATS,) * seats, scores=(0,) * seats,

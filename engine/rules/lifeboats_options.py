@@ -47,7 +47,7 @@ OPTIONS = (
     Option("boat_seats", INTEGER, 7, low=4, high=10),
     Option("moves_to_island", INTEGER, 3, low=1, high=9),
     Option("lanes", LIST, [0, 0, 1, 1, 2, 2, 2], check=_check_lanes,
-           shape=rows(number(0, 9), count=LANES, flat=True)),
+           shape=rows(number(0, 9, from_one=True), count=LANES, flat=True)),
     Option("islands", LIST, [[8, 6], [6, 4], [7, 5]], check=_check_islands,
            shape=rows(number(0, 30), number(0, 30))),
 )

@@ -3,10 +3,10 @@
 An option is a choice among values, a whole number in a range, a seat, or a list checked by the game. A
 default may depend on the number of seats. Every refusal names the option."""
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias, TypedDict
 
-from .protocol import JSON, Rejected, is_seat, refuse
+from .protocol import JSON, LABEL, Message, Rejected, is_seat, refuse
 
 Cell: TypeAlias = dict[str, JSON]  # one cell of a form's row (`one_of`, `number`, …)
 Count: TypeAlias = int | Callable[[int], int] | None
@@ -37,8 +37,9 @@ def a_seat() -> Cell:
     return {"kind": "seat"}
 
 
-def number(low: int, high: int) -> Cell:
-    return {"kind": "number", "low": low, "high": high}
+def number(low: int, high: int, *, from_one: bool = False) -> Cell:
+    """A number from `low` to `high`; `from_one`: a place people count from 1 (an island), 0 in the log."""
+    return {"kind": "number", "low": low, "high": high, **({"from_one": True} if from_one else {})}
 
 
 def some_of(values: Iterable[JSON]) -> Cell:
@@ -104,14 +105,28 @@ def _shown(value: JSON) -> JSON:
     return value + 1 if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
-def resolve(schema: tuple[Option, ...], seats: int, given: JSON) -> dict[str, Any]:
-    """The options of a table of `seats`: `given` checked, the rest at their defaults. An unknown option is
-    an error, not ignored. Each value is of its option's kind, checked: a game reads it as that kind."""
+def resolve(schema: tuple[Option, ...], seats: int, given: JSON, domain: str) -> dict[str, Any]:
+    """The options of a table of `seats` of the game whose catalog is `domain`: `given` checked, the rest at
+    their defaults. An unknown option is an error, not ignored. Each value is of its option's kind, checked: a
+    game reads it as that kind. A refusal names the option as its field is labelled (`label`)."""
     if not isinstance(given, dict):
         raise refuse("options_object")
     names = {option.name for option in schema}
     unknown = sorted(set(given) - names)
     if unknown:
         raise refuse("option_unknown", option=unknown[0])
-    return {option.name: option.validate(given[option.name], seats) if option.name in given
-            else option.default_for(seats) for option in schema}
+    found = {}
+    for option in schema:
+        try:
+            found[option.name] = (option.validate(given[option.name], seats) if option.name in given
+                                  else option.default_for(seats))
+        except Rejected as e:
+            raise Rejected(replace(e.message, params={**e.message.params, "option": label(domain, option.name)}),
+                           e.rule) from None
+    return found
+
+
+def label(domain: str, name: str) -> Message:
+    """An option as the host's form labels it (its `phone` word, else its `box` word; the name itself when the
+    catalog has neither): what a refusal about it calls it."""
+    return Message(domain, name, context=LABEL)

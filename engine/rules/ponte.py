@@ -75,7 +75,7 @@ def _deals(seats: int) -> tuple[tuple[str, ...], ...]:
 
 def setup(seats: JSON, options: JSON = None) -> State:
     seats = check_seats(seats, *SEATS)
-    opts = resolve(OPTIONS, seats, options or {})
+    opts = resolve(OPTIONS, seats, options or {}, NAME)
     normals = (1, 1, 1, 1, 1, 0, 0, 0)
     table = opts["deal"] == "table"
     state = State(seats=seats, deal=opts["deal"], positions=(START,) * seats, hands=(normals,) * seats,

@@ -91,6 +91,9 @@ class Message:
 Param: TypeAlias = Union[JSON, Message]  # a message's parameter: a value, or words of their own
 
 
+LABEL = "label"  # a Message's context for a game's word as a form labels it: its `phone` word, else its `box` word
+
+
 class Rejected(ValueError):
     """An action the rules do not allow: a Message safe to show to the table (seats counted from 1, no rule
     code), worded in the language of whoever reads it; `str()` is English, for logs and `arbitro replay`.

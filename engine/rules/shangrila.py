@@ -50,7 +50,7 @@ class State(NamedTuple):
 
 def setup(seats: JSON, options: JSON = None) -> State:
     seats = check_seats(seats, *SEATS)
-    opts = resolve(OPTIONS, seats, options or {})
+    opts = resolve(OPTIONS, seats, options or {}, NAME)
     three = seats == 3
     state = State(seats=seats, options=opts, phase=SETUP, to_act=opts["start"],
                   spaces=((EMPTY,) * len(KINDS),) * len(VILLAGES),

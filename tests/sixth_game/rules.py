@@ -24,7 +24,7 @@ class State(NamedTuple):
 
 def setup(seats: JSON, options: JSON = None) -> State:
     count = check_seats(seats, *SEATS)
-    resolve(OPTIONS, count, {} if options is None else options)  # it has none: any given is refused by name
+    resolve(OPTIONS, count, {} if options is None else options, NAME)  # it has none: any given is refused by name
     return State(count, secret.open_round(range(count)), None, None)
 
 

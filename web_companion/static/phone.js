@@ -360,10 +360,11 @@ const ARBITRO = (() => {
                                                                  named(v))));
         return [select, () => values[Number(select.value)]];
       }
-      if (spec.kind === "number") {
-        const input = el("input", {type: "number", min: spec.low, max: spec.high, value: value ?? spec.low,
-                                   inputmode: "numeric"});
-        return [input, () => Number(input.value)];
+      if (spec.kind === "number") {  // a place people count from 1 (an island) is shown from 1, sent from 0
+        const shift = spec.from_one ? 1 : 0;
+        const input = el("input", {type: "number", min: spec.low + shift, max: spec.high + shift,
+                                   value: (value ?? spec.low) + shift, inputmode: "numeric"});
+        return [input, () => Number(input.value) - shift];
       }
       if (spec.kind === "subset") {
         const boxes = spec.values.map((v) => el("input", {type: "checkbox", checked: (value || []).includes(v) ? "" : null}));
