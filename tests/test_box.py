@@ -483,6 +483,8 @@ def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(
     assert prompt.secret and private and all(c.group.startswith("tile:") for c in private)
     offered = [c["action"] for c in box.table.view(1)["prompt"]["choices"]]
     assert all(c.action in offered for c in private)  # the team's phone offers its tiles
+    shown = [c for c in box.table.view(1)["prompt"]["choices"] if c["action"] in [p.action for p in private]]
+    assert all(c["confirm"] for c in shown)  # a tile spent is asked twice on the phone: a slip costs it
     public = {text("it", c.label, "leader1") for c in prompt.choices if not c.private}
     seen = set()
     for _ in range(len(prompt.choices) + 2):  # round the whole cursor, and past it

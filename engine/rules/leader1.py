@@ -976,8 +976,8 @@ def _choice(action: Action) -> Choice:
     first picks a group (a field of the move, a rider, a supply tile)."""
     choose: Any = action["choose"]  # a listed line: one key and its value
     (key, value), = choose.items()
-    if key == "supply":
-        return Choice(f"{key}:{value[1]}", action, f"tile:{value[0]}")
+    if key == "supply":  # a tile spent cannot be taken back by the team itself: the phone asks first
+        return Choice(f"{key}:{value[1]}", action, f"tile:{value[0]}", confirm=True)
     if key in ("quality", "place") and value is not None:
         return Choice(f"{key}:{value[1]}", action, f"rider:{value[0]}")
     if key == "catch" and isinstance(value, list):

@@ -140,9 +140,11 @@ class Choice:
     # A choice that names what only its seat knows (a supply tile the box holds for it): offered on the seat's
     # phone, never on the pad's cursor, which the public OLED draws
     private: bool = False
+    confirm: bool = False  # costly to slip on (a tile spent, the finish marked): the phone asks before it sends
 
     def as_data(self) -> dict[str, JSON]:
-        return {"label": self.label, "action": self.action, "group": self.group}
+        return {"label": self.label, "action": self.action, "group": self.group,
+                **({"confirm": True} if self.confirm else {})}
 
 
 @dataclass(frozen=True)

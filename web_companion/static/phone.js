@@ -199,10 +199,19 @@ const ARBITRO = (() => {
     const game = games[view.game] || {};
     const label = (key) => tg(view.game, key);
     const current = JSON.stringify(prompt.current);
+    // A choice costly to slip on (`confirm`) asks first: the first tap arms it, the second sends it.
     const button = (choice) => el("button", {
       class: "choice" + (JSON.stringify(choice.action) === current ? " chosen" : ""),
       "aria-pressed": JSON.stringify(choice.action) === current ? "true" : "false",
-      onclick: () => attempt(send(choice.action))},
+      onclick: (event) => {
+        const pressed = event.currentTarget;
+        if (choice.confirm && pressed.dataset.armed !== "yes") {
+          pressed.dataset.armed = "yes";
+          pressed.append(el("small", {class: "confirm"}, t("tap_again")));
+          return;
+        }
+        attempt(send(choice.action));
+      }},
       el("span", {}, label(choice.label)), game.choiceDetail ? game.choiceDetail(choice, view) : null);
     const choices = el("div", {class: "choices"});
     // The first step shows the choices without a group and a button per group, in the order they come.
