@@ -65,12 +65,15 @@ def as_json(language: str, domains: Iterable[str]) -> dict[str, object]:
     return found
 
 
-def render(language: str, message: Message) -> str:
+def render(language: str, message: Message, *, yours: bool = False) -> str:
     """A rules Message (engine/rules/protocol.py) in `language`: its domain's catalog, then the shared one; its
-    Message parameters worded too. A message no catalog has is shown as its id (the catalog tests catch it)."""
+    Message parameters worded too. A message no catalog has is shown as its id (the catalog tests catch it).
+    `yours`: a refusal said to the seat it is about (its own phone), in the second person where the catalog has
+    it (context `yours`); the OLED, the host and a replay read it in the third."""
     values = {name: render(language, value) if isinstance(value, Message) else value
               for name, value in message.params.items()}
-    contexts = ("phone", "box") if message.context == LABEL else (message.context,)
+    contexts = (("phone", "box") if message.context == LABEL else
+                ("yours", "refusal") if yours and message.context == "refusal" else (message.context,))
     for domain in dict.fromkeys((message.domain, SHARED)):
         for context in contexts:
             found = lookup(language, domain, context, message.key, **values)

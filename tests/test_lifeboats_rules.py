@@ -319,3 +319,13 @@ def test_pawns_are_never_lost_or_duplicated(seed):
             count[s] += 1
         assert count == [each] * seats
     assert state.phase == L.OVER
+
+
+def test_a_colour_agrees_with_its_noun_in_italian():
+    """Defect: "sulla barca nera non c'è nessuna pedina bianco" (a colour is an adjective: "pedina" is feminine)."""
+    from engine.rules.protocol import Message
+    from engine.words import render
+    said = render("it", Message("lifeboats", "colour_not_aboard",
+                                {"colour": Message("lifeboats", "bianco", context="phone"),
+                                 "boat": Message("lifeboats", "nero", context="phone")}))
+    assert said.endswith("nessuna pedina di colore bianco")

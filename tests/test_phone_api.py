@@ -36,11 +36,12 @@ def test_a_seat_picks_from_its_phone_with_the_same_rules_as_the_pad(app, box):
         press(box, seat, button)
     refused = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}})
     assert refused.status_code == 409
-    assert refused.get_json() == {"error": "player 3 does not hold that card", "code": "not_held"}
+    # said to the seat it is about, in the second person (the OLED and the host read "player 3 …")
+    assert refused.get_json() == {"error": "you do not hold that card", "code": "not_held"}
     # an Italian phone reads the reason in Italian, by its browser's language or the page's choice
     italian = client.post("/api/seats/2/act", json={"action": {"seat": 2, "pick": "vertigini"}},
                           headers={"Accept-Language": "it-IT,it;q=0.9"})
-    assert italian.get_json() == {"error": "il giocatore 3 non ha quella carta", "code": "not_held"}
+    assert italian.get_json() == {"error": "non hai quella carta", "code": "not_held"}
 
 
 def test_another_seats_actions_are_refused(app, box):
@@ -198,7 +199,7 @@ def test_a_refused_pad_press_is_told_to_that_seats_phone_alone(app, box):
             pass  # the views up to the reveal
     assert press(box, 0, 1)["status"] == "rejected"  # card 1 was played: no longer in the hand
     assert next(streams["mine"][1]).decode() == (
-        'event: refused\ndata: {"error": "il giocatore 1 non ha quella carta", "code": "not_held"}\n\n')
+        'event: refused\ndata: {"error": "non hai quella carta", "code": "not_held"}\n\n')
     press(box, 1, 3)  # a press taken: the next thing every stream hears is its view, and no refusal before it
     for name in ("other", "table"):
         assert next(streams[name][1]).decode().startswith("id: "), name

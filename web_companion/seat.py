@@ -17,10 +17,11 @@ def seat_number(seat):
     return seat
 
 
-def acted(outcome):
-    """The answer to an action: 409 with the rules' reason when they refuse it."""
+def acted(outcome, *, yours=False):
+    """The answer to an action: 409 with the rules' reason when they refuse it (`yours`: to the seat's own
+    phone, which reads it in the second person)."""
     if outcome["status"] == "rejected":
-        refused(409, outcome["refusal"])
+        refused(409, outcome["refusal"], yours=yours)
     return jsonify({**outcome, "version": box().table.version})
 
 
@@ -72,4 +73,4 @@ def act(seat):
     """Any action the seat's prompt offers (one endpoint for every game)."""
     seat_number(seat)
     require_seat(seat)
-    return acted(box().seat_act(seat, action_body(seat)))
+    return acted(box().seat_act(seat, action_body(seat)), yours=True)

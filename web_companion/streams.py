@@ -150,7 +150,7 @@ class Changes:
         try:
             if follower.viewer() != seat:
                 return
-            said = {"error": render(follower.language, message), "code": message.key}
+            said = {"error": render(follower.language, message, yours=True), "code": message.key}
             follower.send(b"event: refused\ndata: %s\n\n" % json.dumps(said, ensure_ascii=False).encode())
         except Exception as e:  # a phone gone: its next view's write lets it go
             log.debug("a refusal could not be told to a phone (%s: %s)", type(e).__name__, e)

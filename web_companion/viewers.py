@@ -28,17 +28,17 @@ def language():
     return request.accept_languages.best_match(LANGUAGES, default="en")
 
 
-def refused(status, rejected):
-    """The rules' refusal; nothing was changed."""
-    answer(status, rejected.message)
+def refused(status, rejected, *, yours=False):
+    """The rules' refusal; nothing was changed. `yours`: said to the seat it is about (in the second person)."""
+    answer(status, rejected.message, yours=yours)
 
 
-def answer(status, message):
+def answer(status, message, *, yours=False):
     """An error in the asking page's language, its message id as `code` (and the `option` it names, for a form
     to say it beside the field)."""
     option = message.params.get("option")
     about = {"option": option.key if isinstance(option, Message) else option} if option is not None else {}
-    abort(make_response(jsonify(error=render(language(), message), code=message.key, **about), status))
+    abort(make_response(jsonify(error=render(language(), message, yours=yours), code=message.key, **about), status))
 
 
 def json_object():
