@@ -55,9 +55,36 @@ const ARBITRO = (() => {
   // A seat is always its number as well as its colour: never colour alone.
   // A game whose rules give each seat a colour (seatColours(view)) has its seats drawn in it.
   let seatColours = null;
-  const meeple = (seat) => el("span", {class: "meeple",
-                                       style: `--c:${(seatColours || COLOURS)[seat % (seatColours || COLOURS).length]}`,
-                                       "aria-hidden": "true"}, String(seat + 1));
+  // Beside the seat's name it is decoration; where it stands alone (a pawn, a master) it is named: `named`.
+  const meeple = (seat, named = false) => el("span", {class: "meeple",
+    style: `--c:${(seatColours || COLOURS)[seat % (seatColours || COLOURS).length]}`,
+    ...(named ? {role: "img", "aria-label": seatName(seat)} : {"aria-hidden": "true"})}, String(seat + 1));
+
+  // A redraw keeps the reader's place: the control that had the focus is found again by its key (`data-key`, or
+  // its id) and focused; if it is gone, the prompt's heading is, or the page's main part (the prompt is over).
+  // The page is never read out again whole.
+  function keepingFocus(draw) {
+    const active = document.activeElement;
+    const key = active && main.contains(active) ? active.dataset.key || (active.id && "#" + active.id) : null;
+    return Promise.resolve(draw()).then(() => {
+      if (!key || main.contains(document.activeElement)) return;
+      const again = key.startsWith("#") ? document.getElementById(key.slice(1))
+        : main.querySelector(`[data-key="${CSS.escape(key)}"]`);
+      (again || main.querySelector(".prompt h2") || main).focus({preventScroll: true});
+    });
+  }
+
+  // What changed, said once and politely in one live line: a prompt that is new for this phone, an undo, the end.
+  let announced = {prompt: null, version: null, over: null};
+  function announce(view) {
+    const said = [];
+    const prompt = view.prompt ? tg(view.game, view.prompt.title) : null;
+    if (prompt && prompt !== announced.prompt) said.push(prompt);
+    if (view.undone && view.version !== announced.version) said.push(t("undone_seat", {n: view.undone.seat + 1}));
+    if (view.over && announced.over === false) said.push(t("game_over"));
+    announced = {prompt, version: view.version, over: Boolean(view.over)};
+    if (said.length) document.getElementById("announce").textContent = said.join(". ");
+  }
 
   function showError(message) {
     errorLine.hidden = !message;
@@ -98,8 +125,9 @@ const ARBITRO = (() => {
     const accept = (shown) => {
       version = shown.version;
       seatColours = (games[shown.game] && games[shown.game].seatColours && games[shown.game].seatColours(shown)) || null;
-      redrawLast = () => onView(shown);
-      onView(shown);
+      redrawLast = () => keepingFocus(() => onView(shown));
+      keepingFocus(() => onView(shown));
+      announce(shown);
     };
     const live = (on) => {
       const badge = document.getElementById("live");
@@ -201,6 +229,7 @@ const ARBITRO = (() => {
     const current = JSON.stringify(prompt.current);
     // A choice costly to slip on (`confirm`) asks first: the first tap arms it, the second sends it.
     const button = (choice) => el("button", {
+      "data-key": "choice:" + JSON.stringify(choice.action),
       class: "choice" + (JSON.stringify(choice.action) === current ? " chosen" : ""),
       "aria-pressed": JSON.stringify(choice.action) === current ? "true" : "false",
       onclick: (event) => {
@@ -215,16 +244,20 @@ const ARBITRO = (() => {
       el("span", {}, label(choice.label)), game.choiceDetail ? game.choiceDetail(choice, view) : null);
     const choices = el("div", {class: "choices"});
     // The first step shows the choices without a group and a button per group, in the order they come.
-    const groupButton = (g) => el("button", {class: "choice group", onclick: () => showGroup(g)}, label(g));
+    const groupButton = (g) => el("button", {class: "choice group", "data-key": "group:" + g, onclick: () => showGroup(g)},
+                                  label(g));
     const top = () => prompt.choices.filter((c, i) => !c.group ||
       prompt.choices.findIndex((d) => d.group === c.group) === i).map((c) => (c.group ? groupButton(c.group) : button(c)));
     const key = JSON.stringify(prompt.choices);
     const showGroup = (group) => {
       if (openGroups.size > 20) openGroups.clear();  // only the prompts on screen matter
       openGroups.set(key, group);
+      const focused = choices.contains(document.activeElement);  // a key went into a group: it stays in the list
       choices.replaceChildren(...(group === null ? top() :
         [prompt.choices.filter((c) => c.group === group).map(button),
-         el("button", {class: "choice back", onclick: () => showGroup(null)}, "←")]).flat());
+         el("button", {class: "choice back", "data-key": "back", "aria-label": t("back"), onclick: () => showGroup(null)},
+            "←")]).flat());
+      if (focused) choices.querySelector("button").focus();
     };
     // A redraw for someone else's move keeps the group this seat has open, while its choices stay the same.
     showGroup(openGroups.get(key) ?? null);
@@ -235,7 +268,7 @@ const ARBITRO = (() => {
         el("div", {class: "field"}, el("span", {class: "field-name"}, label(g)),
            prompt.choices.filter((c) => c.group === g).map(button))));
     }
-    return el("section", {class: "panel prompt"}, el("h2", {}, tg(view.game, prompt.title)),
+    return el("section", {class: "panel prompt"}, el("h2", {tabindex: "-1"}, tg(view.game, prompt.title)),
       game.promptNote ? game.promptNote(view, prompt) : null,
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,

@@ -95,7 +95,7 @@
   }
 
   function order(view) {
-    return el("p", {class: "status"}, t("tokens"), ": ", view.order.map((s, i) => [i ? " › " : "", meeple(s)]));
+    return el("p", {class: "status"}, t("tokens"), ": ", view.order.map((s, i) => [i ? " › " : "", meeple(s, true)]));
   }
 
   function table(view) {

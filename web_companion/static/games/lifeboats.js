@@ -13,7 +13,8 @@
   const boatName = (colour) => el("b", {class: "boat-name"}, swatch(colour), colourName(colour));
   // A pawn: its seat's number and its rank letter, so colour is never the only clue.
   const free = (view, boat) => view.options.boat_seats - boat.pawns.length - boat.leaks;
-  const pawn = ([seat, kind]) => el("span", {class: `pawn ${kind}`, title: `${seatName(seat)}: ${t(kind)}`},
+  const pawn = ([seat, kind]) => el("span", {class: `pawn ${kind}`, title: `${seatName(seat)}: ${t(kind)}`, role: "img",
+                                             "aria-label": `${seatName(seat)}: ${t(kind)}`},
                                     meeple(seat), t("mark_" + kind));
 
   function lane(view, number) {
@@ -28,11 +29,11 @@
     const steps = Array.from({length: moves}, (_, i) => el("span", {class: i < boat.progress ? "step done" : "step"}));
     const seats = boat.status === "sea" ? el("div", {class: "boat-seats"},
       boat.pawns.map(pawn), Array.from({length: boat.leaks}, () => el("span", {class: "slot leak"}, t("leak"))),
-      Array.from({length: free(view, boat)}, () => el("span", {class: "slot free", "aria-label": t("free")})))
+      Array.from({length: free(view, boat)}, () => el("span", {class: "slot free", role: "img", "aria-label": t("free")})))
       : el("p", {class: "fate"}, t("status_" + boat.status));
     return el("li", {class: `lane ${boat.status}`}, head,
               el("div", {class: "boat-line"}, boatName(colour),
-                 el("span", {class: "progress", "aria-label": t("progress", {n: boat.progress, of: moves})}, steps,
+                 el("span", {class: "progress"}, el("span", {"aria-hidden": "true"}, steps),
                     el("small", {}, ` ${t("progress", {n: boat.progress, of: moves})}`))),
               seats);
   }
@@ -106,7 +107,7 @@
                      captain: () => t("captain_is", {seat: seatName(e.hats[0])}),
                      tie: () => t("tie_between", {seat: seatName(e.start)})}[e.how]();
     return [el("b", {}, kind), el("ul", {class: "plain votes"}, e.votes.map(([seat, pick, weight]) => el("li", {},
-      meeple(seat), pick === "cappello" ? t("hat_vote") : [swatch(pick), colourName(pick)],
+      meeple(seat, true), pick === "cappello" ? t("hat_vote") : [swatch(pick), colourName(pick)],
       e.kind === "special" && pick !== "cappello" ? el("small", {}, ` ×${weight}`) : null))),
       e.tally.length ? el("p", {}, `${t("tally")}: `, e.tally.map(([c, n]) => `${colourName(c)} ${n}`).join(" · ")) : null,
       el("p", {class: "event"}, outcome)];

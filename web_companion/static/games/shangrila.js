@@ -50,14 +50,25 @@
                                    t("code_" + kind))
           : svg("text", {x: x + CELL / 2, y: y + 12, class: "master", "text-anchor": "middle"}, String(master + 1)),
         student === undefined ? null : svg("g", {},
-          svg("circle", {cx: x + CELL, cy: y + CELL, r: 5.5, style: `fill:${colour(student)}`, class: "student"}),
+          svg("circle", {cx: x + CELL, cy: y + CELL, r: 6.5, style: `fill:${colour(student)}`, class: "student"}),
           svg("text", {x: x + CELL, y: y + CELL + 3.5, class: "student-n", "text-anchor": "middle"}, String(student + 1))));
     });
     const classes = ["village"];
     if (village.stone) classes.push("stone");
     if (ui.selected === v) classes.push("selected");
-    return svg("g", {class: classes.join(" "), "data-village": v, onclick: () => onTap(v), role: "button",
-                     "aria-label": `${vName(v)}${village.stone ? " · " + t("stone") : ""}`},
+    // A button for the keyboard and a screen reader too: named with whose masters and students stand there.
+    const held = KINDS.filter((kind) => village.masters[kind] !== undefined).map((kind) =>
+      `${t(kind)}: ${seatName(village.masters[kind])}` + (village.students[kind] === undefined ? ""
+        : ` + ${t("student")} ${seatName(village.students[kind])}`));
+    return svg("g", {class: classes.join(" "), "data-village": v, "data-key": `village:${v}`, role: "button",
+                     tabindex: 0, "aria-pressed": ui.selected === v ? "true" : "false",
+                     "aria-label": [vName(v) + (village.stone ? " · " + t("stone") : ""), ...held].join("; "),
+                     onclick: () => onTap(v),
+                     onkeydown: (event) => {
+                       if (event.key !== "Enter" && event.key !== " ") return;
+                       event.preventDefault();
+                       onTap(v);
+                     }},
       svg("rect", {x: cx - 36, y: cy - 27, width: 72, height: 56, rx: 10, class: "card"}),
       svg("text", {x: cx - 32, y: cy - 14, class: "name"}, vName(v)),
       svg("text", {x: cx + 32, y: cy - 14, class: "strength", "text-anchor": "end"},
@@ -69,7 +80,8 @@
     const intact = new Set(view.bridges.map((b) => b.join("-")));
     const bridges = ALL_BRIDGES.map(([a, b]) => svg("line", {x1: AT[a][0], y1: AT[a][1], x2: AT[b][0], y2: AT[b][1],
       class: intact.has(`${a}-${b}`) ? "bridge" : "bridge gone"}));
-    return el("div", {class: "map-box"}, svg("svg", {viewBox: "0 0 400 460", class: "map", role: "img",
+    // A group, not an image: its villages are buttons. Wider than a phone, it pans, so its words stay readable.
+    return el("div", {class: "map-box"}, svg("svg", {viewBox: "0 0 400 460", class: "map", role: "group",
       "aria-label": t("map")}, bridges, view.villages.map((_, v) => villageGlyph(view, v, onTap))));
   }
 
@@ -108,7 +120,7 @@
     return el("ul", {class: "plain outcome"},
       el("li", {}, t("strengths", {s, d, ms: e.masters[0], md: e.masters[1]}), " → ",
          el("b", {}, t(e.stronger === "from" ? "from_stronger" : "to_stronger"))),
-      e.travellers.map((tr) => el("li", {}, meeple(tr.seat), `${t(tr.kind)}: `, el("b", {}, t("fate_" + tr.fate)),
+      e.travellers.map((tr) => el("li", {}, meeple(tr.seat, true), `${t(tr.kind)}: `, el("b", {}, t("fate_" + tr.fate)),
         tr.sent_home.length ? ` · ${t("sends_home", {seats: [...new Set(tr.sent_home)].map(seatName).join(", ")})}` : "")),
       e.stones.map((v) => el("li", {class: "stone-line"}, t("stone_on", {v: vName(v)}))));
   }
@@ -130,8 +142,8 @@
   }
 
   const occupant = (kind, village) => el("span", {class: "who"},
-    village.masters[kind] === undefined ? el("small", {}, t("free")) : [meeple(village.masters[kind]), t("master")],
-    village.students[kind] === undefined ? null : [" + ", meeple(village.students[kind]), t("student")]);
+    village.masters[kind] === undefined ? el("small", {}, t("free")) : [meeple(village.masters[kind], true), t("master")],
+    village.students[kind] === undefined ? null : [" + ", meeple(village.students[kind], true), t("student")]);
 
   // The map to look at: a tap shows a village's spaces.
   function board(view) {
@@ -155,10 +167,12 @@
     const teachable = (kind, v) => prompt.choices.some((c) => c.action.choose.recruit &&
       c.action.choose.recruit.some(([k, w]) => k === kind && w === v));
     const box = el("section", {class: "panel prompt"},
-      el("h2", {}, t(prompt.title)), el("p", {}, el("small", {}, t(view.phase === "setup" ? "how_setup" : "how_play"))));
+      el("h2", {tabindex: "-1"}, t(prompt.title)),
+      el("p", {}, el("small", {}, t(view.phase === "setup" ? "how_setup" : "how_play"))));
     const pass = prompt.choices.find((c) => c.action.choose.pass);
     if (pass) {
-      box.append(el("p", {}, t("no_action")), el("button", {class: "choice", onclick: () => act({pass: true})}, t("pass")));
+      box.append(el("p", {}, t("no_action")),
+                 el("button", {class: "choice", "data-key": "pass", onclick: () => act({pass: true})}, t("pass")));
       return box;
     }
     box.append(map(view, (v) => {
@@ -169,8 +183,10 @@
     if (ui.recruits.length) {
       box.append(el("div", {class: "recruits"}, `${t("recruiting")}: `,
         ui.recruits.map(([k, v]) => `${t(k)} ${vName(v)}`).join(" + "),
-        el("button", {class: "choice primary", onclick: () => act({recruit: ui.recruits})}, t("confirm_recruit")),
-        el("button", {class: "choice back", onclick: () => { ui.recruits = []; redraw(); }}, t("cancel"))));
+        el("button", {class: "choice primary", "data-key": "recruit", onclick: () => act({recruit: ui.recruits})},
+           t("confirm_recruit")),
+        el("button", {class: "choice back", "data-key": "recruit-cancel", onclick: () => { ui.recruits = []; redraw(); }},
+           t("cancel"))));
     }
     if (ui.selected === null) {
       box.append(el("p", {class: "hint"}, t("tap_village")));
@@ -194,7 +210,8 @@
       const chosen = ui.recruits.some(([k, w]) => k === kind && w === v);
       const placeable = offered({seat: me, choose: {place: kind, village: v}});
       return el("button", {class: "space-button" + (chosen ? " chosen" : "") + (placeable ? " can" : ""),
-                           "data-kind": kind, onclick: () => tapSpace(kind, village)},
+                           "data-kind": kind, "data-key": `space:${kind}`, "aria-pressed": chosen ? "true" : "false",
+                           onclick: () => tapSpace(kind, village)},
         el("b", {}, t(kind)), " ", occupant(kind, village),
         placeable ? el("small", {class: "what"}, t("place_here")) : null,
         teachable(kind, v) ? el("small", {class: "what"}, t(chosen ? "chosen" : "recruit_here")) : null);
@@ -203,7 +220,7 @@
       const bridges = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => (a === v ? b : a));
       box.append(el("div", {class: "bridges"}, el("h3", {}, t("journeys_from", {v: vName(v)})),
         bridges.length ? bridges.map((w) => el("button", {class: "choice" + (ui.journey === w ? " chosen" : ""),
-          "data-to": w, onclick: () => {
+          "data-to": w, "data-key": `journey:${w}`, onclick: () => {
             if (!view.previews.some((p) => p.from === v && p.to === w)) return act({journey: [v, w]});  // the reason
             ui.journey = w;
             redraw();
@@ -212,7 +229,8 @@
       if (preview) {
         box.append(el("div", {class: "preview"}, el("h3", {}, t("preview", {a: vName(v), b: vName(ui.journey)})),
           outcome(preview),
-          el("button", {class: "choice primary", onclick: () => act({journey: [v, ui.journey]})}, t("confirm_journey"))));
+          el("button", {class: "choice primary", "data-key": "journey-confirm", onclick: () => act({journey: [v, ui.journey]})},
+             t("confirm_journey"))));
       }
     }
     return box;
