@@ -1,14 +1,19 @@
 """A whole Lifeboats game in mock mode, setup included: the host starts it from a phone, player 1 plays from
 its phone, players 2 and 3 press the virtual box's pads. The OLED frames and the phone panels are saved in
 tests/screenshots/ to be looked at."""
+import http.cookiejar
 import json
+import random
 import time
 import urllib.request
 
 import pytest
 
+from engine.record import GameRecord, header
+from engine.rules import PUBLIC
+from engine.rules import lifeboats as L
 from engine.rules.lifeboats import PAD
-from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
+from tests.browser import SCREENSHOTS, Server, click_key, pair, post, screenshot
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
@@ -129,3 +134,43 @@ def test_a_whole_lifeboats_game_through_the_pads_and_one_phone(server, browser):
     screenshot(alice, "lifeboats-phone-table-en-over")
     alice.goto(server.url + "/rules/lifeboats?lang=en")
     alice.wait_for_selector("text=The Captain's hat")
+
+
+def tie_lines():
+    """A seeded random game of three (hats played often, so two may cancel) up to a vote that ties."""
+    rng = random.Random(0)
+    record = GameRecord(header("lifeboats", 3, {}))
+    lines = []
+    while (L.view(record.state, PUBLIC).get("decision") or {}).get("what") != "tie":
+        seat = rng.choice(sorted(L.current_actors(record.state)))
+        actions = L.legal_actions(record.state, seat)
+        hats = [a for a in actions if a.get("pick") == "cappello"]
+        action = rng.choice(hats if hats and rng.random() < 0.5 else actions)
+        record.apply(action)
+        lines.append(action)
+    return lines
+
+
+def test_a_tied_vote_shows_who_breaks_the_tie_not_a_vote_in_progress(server, browser):
+    """Defect: when a vote tied, the table's top card still read "Voto in corso" with every player "… sta
+    votando"; the tie was only in the history."""
+    post(server, "/api/host/game", {"game": "lifeboats", "seats": 3, "options": {}})
+    phones = []
+    for seat in range(3):
+        phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        code = post(server, "/api/host/pair", {"seat": seat})["code"]
+        phone.open(urllib.request.Request(server.url + "/api/pair", json.dumps({"code": code}).encode(),
+                                          {"Content-Type": "application/json"})).read()
+        phones.append(phone)
+    for line in tie_lines():
+        phones[line["seat"]].open(urllib.request.Request(
+            f"{server.url}/api/seats/{line['seat']}/act", json.dumps({"action": line}).encode(),
+            {"Content-Type": "application/json"})).read()
+    decision = table(server)["decision"]
+    page = browser.new_context(locale="it-IT", **PHONE).new_page()
+    page.goto(server.url + "/?lang=it")
+    page.wait_for_selector(".panel .status .meeple")
+    now = page.inner_text("main")
+    assert f"Parità nel voto: decide Giocatore {decision['seat'] + 1}, primo giocatore" in now
+    assert "sta votando" not in now and "Voto in corso" not in now
+    screenshot(page, "lifeboats-phone-tie-it")
