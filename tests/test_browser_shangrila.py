@@ -70,6 +70,13 @@ class Phones:
             a, b = choose["journey"]
             self.village(page, a)
             self.only_teachable_masters_offer_recruit(page, action["seat"], a)
+            # only the journeys the rules list from here are offered (defect: one without students was offered,
+            # then refused after the tap)
+            legal = {x["choose"]["journey"][1] for x in G.legal_actions(self.record.state, action["seat"])
+                     if "journey" in x["choose"] and x["choose"]["journey"][0] == a}
+            offered = {int(n) for n in page.eval_on_selector_all(".prompt .bridges button[data-to]",
+                                                                 "(bs) => bs.map((b) => b.dataset.to)")}
+            assert offered == legal
             page.click(f'.prompt .bridges button[data-to="{b}"]')
             page.wait_for_selector(".prompt .preview")
             lang = "it" if action["seat"] != 1 else "en"

@@ -217,14 +217,16 @@
         teachable(kind, v) ? el("small", {class: "what"}, t(chosen ? "chosen" : "recruit_here")) : null);
     }));
     if (view.phase === "play") {
-      const bridges = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => (a === v ? b : a));
+      // Only the journeys the rules offer (students of this seat here, a bridge standing): none is refused after.
+      const bridges = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => (a === v ? b : a))
+        .filter((w) => offered({seat: me, choose: {journey: [v, w]}}));
       box.append(el("div", {class: "bridges"}, el("h3", {}, t("journeys_from", {v: vName(v)})),
         bridges.length ? bridges.map((w) => el("button", {class: "choice" + (ui.journey === w ? " chosen" : ""),
           "data-to": w, "data-key": `journey:${w}`, onclick: () => {
-            if (!view.previews.some((p) => p.from === v && p.to === w)) return act({journey: [v, w]});  // the reason
+            if (!view.previews.some((p) => p.from === v && p.to === w)) return act({journey: [v, w]});
             ui.journey = w;
             redraw();
-          }}, t("journey_to", {v: vName(w)}))) : el("p", {}, el("small", {}, t("no_bridges")))));
+          }}, t("journey_to", {v: vName(w)}))) : el("p", {}, el("small", {}, t("no_journeys")))));
       const preview = view.previews.find((p) => p.from === v && p.to === ui.journey);
       if (preview) {
         box.append(el("div", {class: "preview"}, el("h3", {}, t("preview", {a: vName(v), b: vName(ui.journey)})),
