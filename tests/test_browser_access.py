@@ -44,9 +44,23 @@ def serious(page):
     return [(v["id"], v["nodes"][0]["html"][:120]) for v in found if v["impact"] in ("serious", "critical")]
 
 
-def test_axe_finds_nothing_serious_on_any_page_of_any_game_in_either_language(server, browser):
-    """Defect: Rette sich wer kann's pages had grey words below 4.5:1 and labels on spans with no role."""
-    found = {}
+SMALL_WORDS = """() => {
+  const small = [];
+  for (const el of document.querySelectorAll('main *')) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || !el.getClientRects().length) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest('svg');  // a drawing's words, as large as the drawing is drawn
+    if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width) size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (size < 12) small.push(`${el.textContent.trim().slice(0, 20)} ${size.toFixed(1)} px`);
+  }
+  return {wider: document.documentElement.scrollWidth > window.innerWidth, small: small.slice(0, 3)};
+}"""
+
+
+def test_every_page_of_every_game_in_either_language_passes_axe_fits_the_phone_and_reads_at_12_px(server, browser):
+    """Defects: Rette sich wer kann's pages had grey words below 4.5:1 and labels on spans with no role;
+    Biglietti's carriage cards were 9 px, Ponte's and Leader 1's marks 11 px, Leader 1's rules page 378 px wide."""
+    found, measured = {}, {}
     for game, seats in GAMES:
         post(server, "/api/host/game", {"game": game, "seats": seats, "options": {}})
         for lang in ("it", "en"):
@@ -59,9 +73,13 @@ def test_axe_finds_nothing_serious_on_any_page_of_any_game_in_either_language(se
                 phone.goto(f"{server.url}{path}?lang={lang}")
                 phone.wait_for_load_state("networkidle")
                 found[(game, lang, path)] = serious(phone)
+                shown = phone.evaluate(SMALL_WORDS)
+                if shown["wider"] or shown["small"]:
+                    measured[(game, lang, path)] = shown
             phone.context.close()
             stranger.context.close()
     assert {where: what for where, what in found.items() if what} == {}
+    assert measured == {}
 
 
 def focused(page):

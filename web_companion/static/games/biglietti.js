@@ -75,7 +75,9 @@
                                  t("count_a", {n: round.accusa}))] : null;
     return el("section", {class: "panel"}, el("h2", {}, t("the_ring")),
       round ? el("p", {}, el("small", {}, t("last_round", {turn: round.turn}))) : null,
-      el("div", {class: "ring-box"}, svg("svg", {viewBox: "0 0 380 280", class: "ring", role: "img",
+      // Wider than a phone, it pans: the keyboard reaches it too, to scroll it
+      el("div", {class: "ring-box", tabindex: "0", role: "region", "aria-label": t("the_ring")},
+        svg("svg", {viewBox: "0 0 380 280", class: "ring", role: "img",
         "aria-label": t("the_ring")}, lines, seats, caption)),
       el("ul", {class: "legend"},
          el("li", {}, el("span", {class: "key controller"}, "C"), t("legend_controller")),
