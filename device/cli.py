@@ -46,7 +46,7 @@ def replay_main(argv):
     try:
         record = replay(text, seed=args.seed)
     except LogError as e:
-        print(f"arbitro replay: {args.log}: {e}", file=sys.stderr)
+        print(f"arbitro replay: {args.log}: {e.said(terminal_language())}", file=sys.stderr)
         return 1
     shown = record.view("public")
     if args.json:
@@ -57,15 +57,15 @@ def replay_main(argv):
 
 
 def verify_main(argv):
-    from engine.replay import LogError, Unchecked, verify
+    from engine.replay import LogError, verify
 
     parser = log_parser("verify", "verify_about")
     args = parser.parse_args(argv)
     text = read_log(parser, args.log)
     try:
         checked = verify(text)
-    except (LogError, Unchecked) as e:
-        print(f"arbitro verify: {args.log}: {e}", file=sys.stderr)
+    except LogError as e:  # Unchecked too: a draw that cannot be checked, or does not check
+        print(f"arbitro verify: {args.log}: {e.said(terminal_language())}", file=sys.stderr)
         return 1
     print(said("verify_ok", n=checked))
     return 0

@@ -7,35 +7,52 @@ from typing import cast
 from .chance import Committed, Unverifiable, draw
 from .record import GameRecord
 from .rules import Rejected
-from .rules.protocol import Action
+from .rules.protocol import SHARED, Action, Message, Param
+from .words import render
+
+
+def why(key: str, **params: Param) -> Message:
+    """Why a log does not replay or verify: a `log` message of the shared catalog."""
+    return Message(SHARED, key, params, context="log")
 
 
 class LogError(ValueError):
-    def __init__(self, line_number: int, message: str) -> None:
-        super().__init__(f"line {line_number}: {message}")
-        self.line_number = line_number
+    """A log line that does not replay: its number, why (a Message, worded in any language by `said`) and the
+    ruling it breaks, for whoever checks the log. str() is the English."""
+
+    def __init__(self, line_number: int, reason: Message, rule: str | None = None) -> None:
+        self.line_number, self.reason, self.rule = line_number, reason, rule
+        super().__init__(self.said("en"))
+
+    def said(self, language: str) -> str:
+        line = render(language, why("log_line", n=self.line_number, why=self.reason))
+        return f"{line} ({self.rule})" if self.rule else line
+
+
+class Unchecked(LogError):
+    """A log whose draws cannot be checked, or do not check: which line and why."""
 
 
 def _parse(number: int, text: str) -> Action:
     try:
         line = json.loads(text)
     except json.JSONDecodeError as e:
-        raise LogError(number, f"not valid JSON ({e.msg})") from None
+        raise LogError(number, why("log_not_json", error=e.msg)) from None
     if not isinstance(line, dict):
-        raise LogError(number, "each line must be a JSON object")
+        raise LogError(number, why("log_not_object"))
     return cast(Action, line)
 
 
 def _broken(number: int, error: Rejected) -> LogError:
     """A line that breaks a rule: its message, and the ruling it breaks (for the person checking a log)."""
-    return LogError(number, f"{error} ({error.rule})" if error.rule else str(error))
+    return LogError(number, error.message, error.rule)
 
 
 def _read(text: str) -> Iterator[tuple[int, Action]]:
     """The log's lines that are not blank, each parsed when reached: (line number, object), the table first."""
     rows = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
     if not rows:
-        raise LogError(1, "the log is empty: its first line must be the table")
+        raise LogError(1, why("log_empty"))
     return ((number, _parse(number, line)) for number, line in rows)
 
 
@@ -60,7 +77,7 @@ def _draw_chance(record: GameRecord, number: int, rng: random.Random | None) -> 
     def fresh() -> Action:
         if rng is None:
             kind = record.rules.chance_outcomes(record.state)[0][0]["chance"]
-            raise LogError(number, f"the game needs a chance line ({kind!r}) here; add it or pass --seed N")
+            raise LogError(number, why("log_chance_needed", kind=kind))
         record.header["chance"] = dict(Unverifiable.marked)
         return draw(record.rules, record.state, rng)
     record.draw_due(fresh)
@@ -81,10 +98,6 @@ def replay(text: str, seed: int | None = None) -> GameRecord:
     return record
 
 
-class Unchecked(ValueError):
-    """A log whose draws cannot be checked, or do not check: the message says which line and why."""
-
-
 def verify(text: str) -> int:
     """Check every draw of a finished game's log against its revealed seed: the seed matches the commitment
     of the log's first line, and each chance line is the outcome the seed gives at its index (or the outcome an
@@ -94,16 +107,16 @@ def verify(text: str) -> int:
     found = table_line.get("chance")
     chance = found if isinstance(found, dict) else {}
     if "commitment" not in chance:
-        raise Unchecked("line 1: not verifiable: these draws came from a source that commits to nothing")
+        raise Unchecked(1, why("log_not_verifiable"))
     if "seed" not in chance:
-        raise Unchecked("line 1: the seed is not revealed yet: it is, once the game is over")
+        raise Unchecked(1, why("log_seed_hidden"))
     try:
         seed = bytes.fromhex(cast(str, chance["seed"]))
     except (TypeError, ValueError):
-        raise Unchecked("line 1: the seed is not hexadecimal") from None
+        raise Unchecked(1, why("log_seed_not_hex")) from None
     dice = Committed.of(seed, table_line)  # what the table drew from (its log mixed in, when it says so)
     if dice.commitment != chance["commitment"]:
-        raise Unchecked("line 1: the seed does not match the commitment published at the start")
+        raise Unchecked(1, why("log_seed_mismatch"))
     record = _started(number, table_line)
     checked = 0
     for number, line in lines:
@@ -112,7 +125,7 @@ def verify(text: str) -> int:
             if expected is None:
                 expected = dice.draw(record.rules, record.state, record.draws, record.log_digest())
             if line != expected:
-                raise Unchecked(f"line {number}: this draw does not check: the seed gives {expected}")
+                raise Unchecked(number, why("log_draw_mismatch", expected=json.dumps(expected, ensure_ascii=False)))
             checked += 1
         _apply(record, number, line)
     return checked

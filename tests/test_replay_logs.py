@@ -1,6 +1,7 @@
 """Hand-checked logs of every game through `arbitro replay` (the real console script), one per ruling or
 rejection. An expected key may name a part of the view with dots ("boats.nero", "turns.1.counted")."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,20 @@ LOGS = Path(__file__).parent / "logs"
 EXPECTED = json.loads((LOGS / "expected.json").read_text())
 
 
-def run_replay(*args):
-    return subprocess.run([sys.executable, "-m", "device.cli", "replay", *map(str, args)],
-                          capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+def run_replay(*args, lang="C.UTF-8"):
+    """`arbitro replay` in a terminal whose only language setting is LANG=`lang` (English unless it says)."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    return subprocess.run([sys.executable, "-m", "device.cli", "replay", *map(str, args)], capture_output=True,
+                          text=True, cwd=Path(__file__).parent.parent, env={**environ, "LANG": lang})
+
+
+def test_a_log_that_breaks_a_rule_is_told_in_the_terminals_language(tmp_path):
+    """Defect: under LANG=it_IT.UTF-8 the reason a log stops was still English."""
+    log = tmp_path / "nove.jsonl"
+    log.write_text('{"arbitro": 1, "game": "ponte", "seats": 9}\n')
+    done = run_replay(log, lang="it_IT.UTF-8")
+    assert done.returncode == 1
+    assert done.stderr == f"arbitro replay: {log}: riga 1: questo gioco è per 3–6 giocatori, non 9\n"
 
 
 def test_every_log_has_an_expectation():
