@@ -150,7 +150,7 @@ def test_the_shangrila_map_reads_at_12_px_or_more_and_names_whose_pieces_stand_w
     seat.click(".space-button.can")
     seat.wait_for_function("document.querySelector('[data-key=\"village:0\"]').getAttribute('aria-label').includes(':')")
     label = seat.get_attribute('[data-key="village:0"]', "aria-label")
-    assert "Giocatore 1" in label, label  # whose master stands there
+    assert "Giocatore 1" in label and "ponti verso" in label, label  # whose master stands there, and its bridges
     if seat.get_attribute('[data-key="village:0"]', "aria-pressed") != "true":
         seat.locator('[data-key="village:0"]').focus()  # the village's spaces, below the map
         seat.keyboard.press("Enter")

@@ -60,9 +60,12 @@
     const held = KINDS.filter((kind) => village.masters[kind] !== undefined).map((kind) =>
       `${t(kind)}: ${seatName(village.masters[kind])}` + (village.students[kind] === undefined ? ""
         : ` + ${t("student")} ${seatName(village.students[kind])}`));
+    const across = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => vName(a === v ? b : a));
     return svg("g", {class: classes.join(" "), "data-village": v, "data-key": `village:${v}`, role: "button",
                      tabindex: 0, "aria-pressed": ui.selected === v ? "true" : "false",
-                     "aria-label": [vName(v) + (village.stone ? " · " + t("stone") : ""), ...held].join("; "),
+                     "aria-label": [vName(v) + (village.stone ? " · " + t("stone") : ""), ...held,
+                                    across.length ? t("bridges_to", {villages: across.join(", ")}) : t("no_bridge_left")]
+                       .join("; "),
                      onclick: () => onTap(v),
                      onkeydown: (event) => {
                        if (event.key !== "Enter" && event.key !== " ") return;
