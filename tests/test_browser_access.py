@@ -1,29 +1,16 @@
 """Pages everyone can use, in a real browser at 360 px: axe finds nothing serious or critical on any page of any
 game in either language; a Shangri-La turn and a Leader 1 choice are played by keyboard alone, with the focus
 kept through every update; the Shangri-La map's words are 12 px or more; seats and pieces are named."""
-import json
-import urllib.request
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser import Server, post, screenshot
+from tests.browser import post, screenshot
+from tests.test_browser_host import server, table  # noqa: F401  (the fixture: a plain `arbitro --mock`)
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
 
 GAMES = (("ponte", 4), ("lifeboats", 3), ("leader1", 2), ("biglietti", 5), ("shangrila", 3))
-
-
-@pytest.fixture
-def server(tmp_path):
-    running = Server(tmp_path / "data")
-    yield running
-    running.stop()
-
-
-def table(server):
-    return json.load(urllib.request.urlopen(server.url + "/api/table"))
 
 
 def paired_phone(browser, server, seat, lang):
