@@ -273,42 +273,45 @@ def box_main(argv):
     parser.add_argument("--game", help=said("box_game"))
     parser.add_argument("--seats", type=int, help=said("box_seats"))
     parser.add_argument("--reveal-delay", type=bounded(float, 0, 10), help=said("box_reveal_delay"))
-    parser.add_argument("--rolls", type=faces, default=(), help=said("box_rolls"))
+    parser.add_argument("--chance", type=chance_lines, default=(), help=said("box_chance"))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="arbitro: %(message)s")
     # A phone that leaves mid-stream is said once, by the stream itself: not again by waitress.
     logging.getLogger("waitress").addFilter(lambda record: not record.getMessage().startswith("Client disconnected"))
     if (args.game is None) != (args.seats is None):
         parser.error(said("game_and_seats"))
-    if args.rolls and not args.mock:
-        parser.error(said("rolls_mock_only"))
+    if args.chance and not args.mock:
+        parser.error(said("chance_mock_only"))
     try:
         return serve(args)
     except StartError as e:
         parser.exit(2, f"arbitro: {e}\n")
 
 
-def faces(value):
+def chance_lines(value):
+    """--chance: the chance lines the box draws first, in order, as a log writes them (any game's): a JSON
+    array of {"chance": …, "outcome": …} objects, given inline or in a file."""
     try:
-        found = tuple(int(face) for face in value.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(said("faces", value=value)) from None
-    if not all(0 <= face <= 11 for face in found):
-        raise argparse.ArgumentTypeError(said("faces", value=value))
-    return found
+        text = value if value.lstrip().startswith("[") else Path(value).read_text(encoding="utf-8")
+        lines = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError):
+        raise argparse.ArgumentTypeError(said("chance_lines", value=value)) from None
+    if not isinstance(lines, list) or not all(isinstance(x, dict) and set(x) == {"chance", "outcome"} for x in lines):
+        raise argparse.ArgumentTypeError(said("chance_lines", value=value))
+    return tuple(lines)
 
 
-class LoadedDie:
-    """The OS's secure random source, except that the first d12 rolls take the faces given (mock mode)."""
+class Scripted:
+    """The OS's secure random source, except that a draw takes the next scripted chance line when the rules
+    list it among the outcomes due (mock mode: demos and tests). The box knows no game's draws: the lines do."""
 
-    def __init__(self, faces):
-        self.faces = list(faces)
+    def __init__(self, lines):
+        self.lines = list(lines)
         self.live = secrets.SystemRandom()
 
     def choices(self, population, weights):
-        if self.faces and population and population[0].get("chance") == "d12":
-            face = self.faces.pop(0)
-            return [next(a for a in population if a["outcome"] == face)]
+        if self.lines and self.lines[0] in population:
+            return [self.lines.pop(0)]
         return self.live.choices(population, weights)
 
 
@@ -362,7 +365,7 @@ def serve(args):
     except (GPIOZeroError, ImportError, OSError) as e:
         raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
     try:
-        table = Table(Journal(args.data / "journal.sqlite3"), random=LoadedDie(args.rolls) if args.rolls else None,
+        table = Table(Journal(args.data / "journal.sqlite3"), random=Scripted(args.chance) if args.chance else None,
                       reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
     except StorageError as e:
         raise StartError(e) from None

@@ -1,6 +1,6 @@
 """A whole Leader 1 stage in mock mode: two teams of two riders; team 1 plays from its Italian phone, team 2
 presses its pad's cursor on the virtual box. A breakaway, a chase, a crash, the red 4 and a puncture, the
-finish. The die is loaded (`--rolls`) so the stage goes the same way every time; a local copy of the rules
+finish. The die is loaded (`--chance`, its d12 lines) so the stage goes the same way every time; a local copy of the rules
 follows along to know where each choice stands in the prompt. The OLED frames and the phone panels are saved
 in tests/screenshots/ to be looked at."""
 import json
@@ -25,7 +25,8 @@ OPTIONS = {"riders": [["leader", "scalatore"], ["leader", "scalatore"]], "energy
 
 @pytest.fixture
 def server(tmp_path):
-    running = Server(tmp_path / "data", "--reveal-delay", "0", "--rolls", ",".join(map(str, ROLLS)))
+    scripted = json.dumps([{"chance": "d12", "outcome": face} for face in ROLLS])
+    running = Server(tmp_path / "data", "--reveal-delay", "0", "--chance", scripted)
     yield running
     running.stop()
 

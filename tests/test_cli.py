@@ -25,12 +25,20 @@ def arbitro(*args):
     (["--port", "99999"], "argument --port: must be from 1 to 65535, not 99999"),
     (["--port", "http"], "argument --port: not a number: 'http'"),
     (["--reveal-delay", "-1"], "argument --reveal-delay: must be from 0 to 10, not -1"),
+    (["--chance", "3,5"], 'argument --chance: a JSON array of {"chance": …, "outcome": …} lines'),
+    (["--chance", '[{"chance": "d12"}]'], "argument --chance: a JSON array of"),
+    (["--chance", "/no/such/file.json"], "argument --chance: a JSON array of"),
 ])
 def test_the_box_refuses_what_it_cannot_do(tmp_path, args, message):
     done = arbitro("--mock", "--data", tmp_path, *args)
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_scripted_draws_are_for_mock_mode_only(tmp_path):
+    done = arbitro("--data", tmp_path, "--chance", '[{"chance": "d12", "outcome": 3}]')
+    assert done.returncode == 2 and "--chance is for mock mode only" in done.stderr
 
 
 def test_the_box_refuses_a_damaged_journal_and_leaves_it_alone(tmp_path):

@@ -39,6 +39,24 @@ def test_no_shared_file_names_the_sixth_game():
                 assert "moneta" not in path.read_text(encoding="utf-8").lower(), path
 
 
+def test_no_shared_module_names_a_game_or_its_draws():
+    """Defect: the CLI knew Leader 1's d12 (`--rolls`: "d12" in device/cli.py). A shared module (the engine's
+    running parts, the device, the web side, the CLI included) names no game of ours, nor a kind of draw of one:
+    what a game is lives in its own modules."""
+    from engine.games import GAMES as OURS
+    kinds = {"d12", "coin", "event", "deal", "tile"}  # the chance kinds our games and the sixth draw
+    own = ("engine/rules/", "engine/games/", "device/games/", "web_companion/games/")
+    shared = [p for layer in ("engine", "device", "web_companion") for p in (ROOT / layer).rglob("*.py")
+              if not str(p.relative_to(ROOT)).startswith(own)]
+    shared += [ROOT / "engine/rules" / name for name in ("__init__.py", "protocol.py", "options.py", "picks.py")]
+    shared += [ROOT / "engine/games/__init__.py"]
+    for path in shared:
+        text = path.read_text(encoding="utf-8")
+        named = [name for name in OURS if f'"{name}"' in text or f"'{name}'" in text]
+        drawn = [kind for kind in kinds if f'"{kind}"' in text]
+        assert not named and not drawn, (path, named, drawn)
+
+
 def test_an_unregistered_game_is_refused_by_name():
     with pytest.raises(Rejected, match="unknown game 'moneta'"):
         games.game("moneta")
