@@ -85,7 +85,8 @@ class Pairing:
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic, *,
                  draw: Callable[[int], int] = secrets.randbelow) -> None:
         """`store` keeps the tokens across restarts (read()/write() of a dict); `draw(n)` draws a code below n."""
-        self._store, self._clock, self._draw = store, clock, draw
+        self._store, self._clock = store, clock
+        self.draw = draw  # how a code is drawn (a test seeds it)
         self.window = WINDOW
         self._lock = threading.Lock()
         self._codes: dict[str, Code] = {}  # code -> the open Code
@@ -107,7 +108,7 @@ class Pairing:
             self._end(target)
             code = None
             while code is None or code in self._codes:
-                code = f"{self._draw(10 ** DIGITS):0{DIGITS}d}"
+                code = f"{self.draw(10 ** DIGITS):0{DIGITS}d}"
             opened = Code(code, target, seats, now + self.window)
             self._codes[code] = opened
             return opened
@@ -126,6 +127,11 @@ class Pairing:
             del self._codes[code]
         while self._wrong and next(iter(self._wrong.values()))[-1] + 60 < now:
             self._wrong.popitem(last=False)
+
+    @property
+    def guessers(self) -> int:
+        """How many addresses' wrong codes are remembered now (at most GUESSERS)."""
+        return len(self._wrong)
 
     def showing(self, target: Target) -> Code | None:
         """The open code for `target`, or None (it was used, or it expired)."""

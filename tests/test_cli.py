@@ -89,7 +89,9 @@ def test_a_phone_that_leaves_its_stream_is_one_log_line(tmp_path):
                                            data=json.dumps({"game": "ponte", "seats": 3, "options": {}}).encode(),
                                            headers={"Content-Type": "application/json"})
             urllib.request.urlopen(start).read()
-            time.sleep(0.5)
+            deadline = time.monotonic() + 5  # until the change has been written to every phone still following
+            while server.said().count("stopped following") < 3 and time.monotonic() < deadline:
+                time.sleep(0.02)
     finally:
         server.stop()
     said = server.said()

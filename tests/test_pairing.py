@@ -142,7 +142,7 @@ def test_no_press_or_hold_of_ordinary_play_pairs_anything_with_strangers_guessin
     and codes are open. Every press is played as the press it is."""
     box = make_box(url="http://192.168.1.23:8000")
     draw = random.Random(7)
-    box.pairing._draw = draw.randrange
+    box.pairing.draw = draw.randrange
     strangers = [phone(box, f"10.0.9.{n}") for n in range(8)]
     table_phone = phone(box, "192.168.1.50")
     played, paired_by_table = 0, 0
@@ -188,7 +188,7 @@ def test_ten_thousand_guesses_from_as_many_addresses_leave_memory_flat():
     flood(10000, 10 ** 6)  # new addresses all: each one remembered, the longest quiet forgotten
     grown = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    assert len(pairing._wrong) <= pairing_module.GUESSERS
+    assert pairing.guessers <= pairing_module.GUESSERS
     assert grown < 64 * 1024, f"{grown} bytes kept after 10,000 guesses"
 
 
