@@ -286,25 +286,30 @@ class Journal:
         except ValueError:
             raise JournalError(f"the journal {self.path} holds a damaged seed for game {game}") from None
 
-    def backup(self, target: str | Path, leave_out: Iterable[int] = ()) -> None:
+    def backup(self, target: str | Path, leave_out: Iterable[int] = (), newer_than: int | None = None) -> None:
         """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
-        `leave_out` (a game in play: its secret picks and seed stay on the box), and marked as a backup."""
-        with self._lock:
+        `leave_out` and those numbered above `newer_than` (games in play: their secret picks and seeds stay on
+        the box), and marked as a backup. It reads through a connection of its own, read-only: the journal's
+        writes wait only while its pages are copied, not while the copy is cleaned."""
+        try:
+            source = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+            copy = sqlite3.connect(target)
             try:
-                copy = sqlite3.connect(target)
-                try:
-                    self._db.backup(copy)
+                source.backup(copy)
+                for table in ("entries", "held", "started", "seeds"):
                     for game in leave_out:
-                        for table in ("entries", "held", "started", "seeds"):
-                            copy.execute(f"DELETE FROM {table} WHERE game = ?", (game,))
-                    copy.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup', 1)")
-                    copy.commit()
-                    copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
-                finally:
-                    copy.close()
-            except sqlite3.Error as e:
-                raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
-                                   full=_full(e)) from None
+                        copy.execute(f"DELETE FROM {table} WHERE game = ?", (game,))
+                    if newer_than is not None:
+                        copy.execute(f"DELETE FROM {table} WHERE game > ?", (newer_than,))
+                copy.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup', 1)")
+                copy.commit()
+                copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
+            finally:
+                copy.close()
+                source.close()
+        except sqlite3.Error as e:
+            raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
+                               full=_full(e)) from None
 
     def load(self, rows: KeptRows, version: int) -> None:
         """Put games in whole, in one transaction, into this journal (new and empty): a restore's. The version

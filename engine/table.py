@@ -120,10 +120,14 @@ class Table:
 
     def backup(self, target: str | Path) -> None:
         """Write a backup of every game no longer in play to the file `target` (engine/backup.py): the game in
-        play, with its secrets and its seed, stays on the box until it is over."""
+        play, with its secrets and its seed, stays on the box until it is over. Only the question of which game
+        is in play takes the table's lock: the copy reads the journal on a connection of its own, so no press
+        waits for it (a game started meanwhile is left out too)."""
         with self._lock:
             playing = self._record is not None and not self._record.is_over
-            self._journal.backup(target, leave_out=[self._game_id] if playing and self._game_id else [])
+            in_play = self._game_id if playing else None
+            newest = max(self._journal.games(1), default=0)
+        self._journal.backup(target, leave_out=[in_play] if in_play else [], newer_than=newest)
 
     def _history_entry(self, game_id: int) -> dict[str, JSON]:
         if game_id in self._finished:

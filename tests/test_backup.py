@@ -287,3 +287,50 @@ def test_check_and_the_box_agree_on_an_emptied_journal(tmp_path, capsys):
     assert "is empty: it was damaged" in capsys.readouterr().err
     with pytest.raises(JournalError, match="is empty: it was damaged"):
         Journal(data / "journal.sqlite3")
+
+
+def test_a_backup_during_play_does_not_hold_up_a_pad_press(make_box, tmp_path, monkeypatch):
+    """Defect: the backup copied and VACUUMed the journal under the table's lock: every pad waited for a backup
+    download. Here the press comes while the backup is inside its copy, and must not wait for it."""
+    import threading
+
+    from engine.journal import Journal
+    from tests.conftest import virtual
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    copying, pressed = threading.Event(), threading.Event()
+    real = Journal.backup
+
+    def slow_copy(journal, *args, **kwargs):
+        copying.set()
+        assert pressed.wait(10), "the press waited for the backup"
+        return real(journal, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "backup", slow_copy)
+    backing_up = threading.Thread(target=box.table.backup, args=(tmp_path / "during.sqlite3",))
+    backing_up.start()
+    assert copying.wait(10)
+    assert virtual(box).press(seat=0, button=1)["status"] == "applied"
+    pressed.set()
+    backing_up.join(10)
+    assert not backing_up.is_alive() and (tmp_path / "during.sqlite3").exists()
+
+
+def test_a_game_started_while_a_backup_is_made_stays_out_of_it(make_box, tmp_path, monkeypatch):
+    """The backup no longer holds the table: a game started meanwhile is in play, and keeps its secrets."""
+    from engine.journal import Journal
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    box.table.end_game()  # a game no longer in play: it goes in the backup
+    real = Journal.backup
+
+    def start_meanwhile(journal, *args, **kwargs):
+        box.table.new_game("ponte", 4)
+        return real(journal, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "backup", start_meanwhile)
+    box.table.backup(tmp_path / "meanwhile.sqlite3")
+    with sqlite3.connect(tmp_path / "meanwhile.sqlite3") as db:
+        kept = [row[0] for row in db.execute("SELECT DISTINCT game FROM entries")]
+        seeds = [row[0] for row in db.execute("SELECT game FROM seeds")]
+    assert kept == [box.table.game_id - 1] and box.table.game_id not in seeds
