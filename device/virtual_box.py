@@ -48,6 +48,5 @@ class VirtualBox:
             return [text(box.lang, label, game) if label else "" for label in labels]
 
     def oled_png(self):
-        """The OLED's image as the panel shows it."""
-        with self.box.table.lock:
-            return png(self.box.display.image)
+        """The OLED's image as the panel shows it: each frame is a new image, so it is encoded off every lock."""
+        return png(self.box.display.image)
