@@ -4,8 +4,8 @@ import logging
 import time
 from dataclasses import replace
 
-from engine.pairing import Pairing
 from engine.journal import StorageError
+from engine.pairing import Pairing
 from engine.rules import Rejected
 from engine.rules.protocol import refuse
 from engine.state_file import MemoryState, StateFileError
