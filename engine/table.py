@@ -109,9 +109,18 @@ class Table:
 
     def history(self) -> list[dict[str, JSON]]:
         """The games the journal keeps, newest first: id, game, seats, when it started, and how it stands —
-        in play, over (with its result) or ended by the host before its end."""
+        in play, over (with its result) or ended by the host before its end. A game no longer in play is
+        replayed once, off the table's lock (no press waits for it), and remembered: it never changes."""
         with self._lock:
-            return [self._history_entry(game_id) for game_id in self._journal.games()]
+            ids = self._journal.games()
+            known = {i: self._history_entry(i, self._record) for i in ids
+                     if i in self._finished or i == self._game_id}
+        for game_id in ids:
+            if game_id not in known:
+                known[game_id] = self._history_entry(game_id, None)
+        with self._lock:
+            self._finished.update({i: e for i, e in known.items() if not e["playing"] and i != self._game_id})
+        return [known[i] for i in ids]
 
     def games_kept(self) -> list[int]:
         """The ids of every game the journal keeps, newest first."""
@@ -129,21 +138,19 @@ class Table:
             newest = max(self._journal.games(1), default=0)
         self._journal.backup(target, leave_out=[in_play] if in_play else [], newer_than=newest)
 
-    def _history_entry(self, game_id: int) -> dict[str, JSON]:
+    def _history_entry(self, game_id: int, current: GameRecord | None) -> dict[str, JSON]:
+        """Game `game_id`'s history entry: `current` is the record of the game in play (under the table's lock),
+        None for a game replayed from the journal."""
         if game_id in self._finished:
             return self._finished[game_id]
         found = self._journal.game(game_id)
         assert found is not None  # an id the journal listed
         _, table_line, lines, ended, started = found
-        record = self._record if self._record and game_id == self._game_id else self._replayed(
-            game_id, table_line, lines)
-        entry: dict[str, JSON] = {
-            "id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
-            "playing": game_id == self._game_id, "over": record.is_over, "ended": ended and not record.is_over,
-            "result": cast(JSON, record.rules.result(record.state))}
-        if not entry["playing"]:
-            self._finished[game_id] = entry
-        return entry
+        playing = current is not None and game_id == self._game_id
+        record = current if playing and current else self._replayed(game_id, table_line, lines)
+        return {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
+                "playing": playing, "over": record.is_over, "ended": ended and not record.is_over,
+                "result": cast(JSON, record.rules.result(record.state))}
 
     def _resume_held(self) -> None:
         """A pick held for the reveal delay when the power went: it is held again, never lost."""

@@ -289,31 +289,52 @@ def test_check_and_the_box_agree_on_an_emptied_journal(tmp_path, capsys):
         Journal(data / "journal.sqlite3")
 
 
-def test_a_backup_during_play_does_not_hold_up_a_pad_press(make_box, tmp_path, monkeypatch):
-    """Defect: the backup copied and VACUUMed the journal under the table's lock: every pad waited for a backup
-    download. Here the press comes while the backup is inside its copy, and must not wait for it."""
+def press_while_inside(box, monkeypatch, method, call, when=lambda *args: True):
+    """Run `call()` on a thread of its own; while it is inside Journal.`method` (called with arguments `when`
+    accepts), press a pad. The press must be applied without waiting for it (it fails after 10 s if it
+    waited). Returns what `call` returned."""
     import threading
 
     from engine.journal import Journal
     from tests.conftest import virtual
-    box = make_box()
-    box.table.new_game("ponte", 3)
-    copying, pressed = threading.Event(), threading.Event()
-    real = Journal.backup
+    inside, pressed, returned = threading.Event(), threading.Event(), []
+    real = getattr(Journal, method)
 
-    def slow_copy(journal, *args, **kwargs):
-        copying.set()
-        assert pressed.wait(10), "the press waited for the backup"
+    def waiting(journal, *args, **kwargs):
+        if when(*args):
+            inside.set()
+            assert pressed.wait(10), "the press waited"
         return real(journal, *args, **kwargs)
 
-    monkeypatch.setattr(Journal, "backup", slow_copy)
-    backing_up = threading.Thread(target=box.table.backup, args=(tmp_path / "during.sqlite3",))
-    backing_up.start()
-    assert copying.wait(10)
+    monkeypatch.setattr(Journal, method, waiting)
+    worker = threading.Thread(target=lambda: returned.append(call()))
+    worker.start()
+    assert inside.wait(10)
     assert virtual(box).press(seat=0, button=1)["status"] == "applied"
     pressed.set()
-    backing_up.join(10)
-    assert not backing_up.is_alive() and (tmp_path / "during.sqlite3").exists()
+    worker.join(10)
+    assert not worker.is_alive() and returned
+    return returned[0]
+
+
+def test_a_backup_during_play_does_not_hold_up_a_pad_press(make_box, tmp_path, monkeypatch):
+    """Defect: the backup copied and VACUUMed the journal under the table's lock: every pad waited for a backup
+    download. Here the press comes while the backup is inside its copy, and must not wait for it."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    press_while_inside(box, monkeypatch, "backup", lambda: box.table.backup(tmp_path / "during.sqlite3"))
+    assert (tmp_path / "during.sqlite3").exists()
+
+
+def test_the_history_replays_past_games_without_holding_up_a_pad_press(make_box, monkeypatch):
+    """Defect: the host's history replayed every past game under the table's lock."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    past = box.table.game_id
+    box.table.end_game()
+    box.table.new_game("ponte", 3)
+    history = press_while_inside(box, monkeypatch, "game", box.table.history, when=lambda game: game == past)
+    assert [(e["playing"], e["ended"]) for e in history] == [(True, False), (False, True)]
 
 
 def test_a_game_started_while_a_backup_is_made_stays_out_of_it(make_box, tmp_path, monkeypatch):
