@@ -233,22 +233,31 @@ class Table:
 
     def export(self, game_id: object = None) -> str:
         """A game as a JSON Lines game log (the current one, or `game_id` from the history): the whole log once
-        it is over; before (in play, or ended by the host mid-game), only what every player may already know."""
+        it is over; before (in play, or ended by the host mid-game), only what every player may already know. A
+        past game is replayed off the table's lock: no press waits for its download."""
         with self._lock:
             if game_id is None or game_id == self._game_id:
-                record = self._record
-            else:
-                found = self._journal.game(game_id)
-                record = found and self._replayed(found[0], found[1], found[2])
-            if record is None:
-                raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
-            lines = record.export_lines()
-            chance = lines[0].get("chance")
-            if isinstance(chance, dict) and "commitment" in chance and (record.is_over or record is not self._record):
-                # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
-                seed = self._journal.seed(cast(int, self._game_id if record is self._record else game_id))
-                lines[0] = {**lines[0], "chance": {**chance, "seed": seed.hex() if seed else None}}
-            return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+                if self._record is None or self._game_id is None:
+                    raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
+                return self._log(self._record, self._game_id, revealed=self._record.is_over)
+        found = self._journal.game(game_id)
+        record = found and self._replayed(found[0], found[1], found[2])
+        with self._lock:
+            if game_id == self._game_id and self._record is not None:  # started meanwhile: the game in play
+                return self._log(self._record, cast(int, game_id), revealed=self._record.is_over)
+        if record is None:
+            raise refuse("no_such_game", game=game_id)
+        # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
+        return self._log(record, cast(int, game_id), revealed=True)
+
+    def _log(self, record: GameRecord, game_id: int, revealed: bool) -> str:
+        """The log of `record` (game `game_id`), its seed revealed when `revealed`."""
+        lines = record.export_lines()
+        chance = lines[0].get("chance")
+        if isinstance(chance, dict) and "commitment" in chance and revealed:
+            seed = self._journal.seed(game_id)
+            lines[0] = {**lines[0], "chance": {**chance, "seed": seed.hex() if seed else None}}
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
     def subscribe(self, callback: Callable[[int], object]) -> Callable[[], None]:
         """callback(version) after every change, called under the table's lock: keep it short."""

@@ -355,3 +355,14 @@ def test_a_game_started_while_a_backup_is_made_stays_out_of_it(make_box, tmp_pat
         kept = [row[0] for row in db.execute("SELECT DISTINCT game FROM entries")]
         seeds = [row[0] for row in db.execute("SELECT game FROM seeds")]
     assert kept == [box.table.game_id - 1] and box.table.game_id not in seeds
+
+
+def test_a_past_games_log_is_replayed_without_holding_up_a_pad_press(make_box, monkeypatch):
+    """Defect: a past game's log download replayed it under the table's lock."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    past = box.table.game_id
+    box.table.end_game()
+    box.table.new_game("ponte", 3)
+    log = press_while_inside(box, monkeypatch, "game", lambda: box.table.export(past))
+    assert json.loads(log.splitlines()[0])["game"] == "ponte"
