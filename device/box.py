@@ -1,6 +1,8 @@
 """The box: a table, its pads and host panel, the host menu and the OLED."""
 import contextlib
 import logging
+import queue
+import threading
 import time
 from dataclasses import replace
 
@@ -70,12 +72,38 @@ class Box:
         self._game_id = self._seats = None  # the game the presenter (and the pairing) have caught up with
         self._undo_told = None  # the version whose undo the OLED's title has told
         self._inputs = 0  # inputs of the box's own under way: each refreshes the OLED once, when it is done
+        # Once started, the pads only hand their presses over: one thread of the box applies them (the rules,
+        # the journal's commit, the OLED), so the key scan never waits for a commit. Each press handled is
+        # told to when_handled(key, outcome) (the virtual box answers a click with it).
+        self.when_handled = None
+        self._presses = queue.SimpleQueue()
+        self._applier = None
         table.subscribe(self._table_changed)
         self.refresh()
 
     def start(self):
-        """Start reading the pads on their own (a matrix scans on its thread); tests drive them by hand."""
+        """Start reading the pads on their own (a matrix scans on its thread) and applying their presses on a
+        thread of the box's; until then (tests driving the pads by hand) a press is applied where it is read."""
+        self._applier = threading.Thread(target=self._apply_presses, name="box-presses", daemon=True)
+        self._applier.start()
         self.pads.start()
+
+    def _apply_presses(self):
+        while (key := self._presses.get()) is not None:
+            kind, *where = key
+            outcome = (self._seat_pressed if kind == "seat" else self._host_pressed)(*where)
+            if self.when_handled is not None:
+                self.when_handled(key, outcome)
+
+    def _handed(self, key, apply):
+        """A press read on the pads: handed to the box's thread once started, else applied here and now."""
+        if self._applier is not None:
+            self._presses.put(key)
+            return None
+        outcome = apply()
+        if self.when_handled is not None:
+            self.when_handled(key, outcome)
+        return outcome
 
     @property
     def wired_seats(self):
@@ -83,6 +111,9 @@ class Box:
 
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
+        return self._handed(("seat", seat, button), lambda: self._seat_pressed(seat, button))
+
+    def _seat_pressed(self, seat, button):
         with self.table.lock:
             return self._guarded(("seat", seat, button), lambda: self._seat_press(seat, button))
 
@@ -222,6 +253,9 @@ class Box:
         return self.pairing.holds(("seat", seat), self.table.seats)
 
     def host_pressed(self, name):
+        return self._handed(("host", name), lambda: self._host_pressed(name))
+
+    def _host_pressed(self, name):
         with self.table.lock:
             self.sound("tick")
             if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
@@ -345,6 +379,9 @@ class Box:
 
     def close(self):
         self.pads.close()
+        if self._applier is not None:  # the presses read before the pads closed are applied first
+            self._presses.put(None)
+            self._applier.join(10)
         self.display.close()
         if self.sounds:
             self.sounds.close()

@@ -103,28 +103,22 @@ def wires(pinmap):
 
 class _Pads:
     """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
-    on_host(name). Each key is named ("seat", seat, button) or ("host", name). What a press did (its handler's
-    answer) is told to `when_outcome(key, outcome)` when one is set (the virtual box answers a click with it). No
-    error in a handler ends the thread that reads the pins: it is logged (once for each kind of error) and the
-    next press is read as usual."""
+    on_host(name). Each key is named ("seat", seat, button) or ("host", name). No error in a handler ends the
+    thread that reads the pins: it is logged (once for each kind of error) and the next press is read as usual."""
 
     def __init__(self, on_seat, on_host):
         self._on_seat, self._on_host = on_seat, on_host
-        self.when_outcome = None
         self._logged = set()
 
     def _pressed(self, key):
         kind, *where = key
         handler = self._on_seat if kind == "seat" else self._on_host
         try:
-            outcome = handler(*where)
+            handler(*where)
         except Exception as e:
             if (type(e), str(e)) not in self._logged:
                 self._logged.add((type(e), str(e)))
                 log.exception("a handler failed on %s; the pads read on", key)
-            return
-        if outcome is not None and self.when_outcome is not None:
-            self.when_outcome(key, outcome)
 
     def start(self):
         """Start reading on a thread of the pads' own, where they need one (a direct-wired pad needs none)."""

@@ -2,6 +2,7 @@
 tests). A click presses and lets go a key of the mock pins as a finger would, so the same GPIO, debounce and pad
 code runs as on the Pi; it also says what each pad's buttons do now and shows the OLED as an image. The
 composition root builds it beside the box, on mock pins only; the box itself knows nothing of it."""
+import threading
 import time
 
 from engine.games import GAMES
@@ -15,20 +16,29 @@ class VirtualBox:
     def __init__(self, box, *, sleep=time.sleep):
         self.box = box
         self.sleep = sleep
-        self._outcomes = {}  # key -> what its latest press, release or hold did
-        box.pads.when_outcome = self._outcomes.__setitem__
+        self._outcomes = {}  # key -> what its latest press did
+        self._handled = threading.Condition()
+        box.when_handled = self._press_handled
+
+    def _press_handled(self, key, outcome):
+        with self._handled:
+            self._outcomes[key] = outcome
+            self._handled.notify_all()
 
     def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button as a finger would: held for `hold` seconds, or as long as the pads take to
         see it (its debounce). Returns what the press did (None when it did nothing)."""
         pads = self.box.pads
         key = ("host", host) if host is not None else ("seat", seat, button)
-        self._outcomes.pop(key, None)
+        with self._handled:
+            self._outcomes.pop(key, None)
         pads.tap(key, True)
         self.sleep(pads.settle_time if hold is None else hold)
         pads.tap(key, False)
         self.sleep(pads.settle_time)
-        return self._outcomes.pop(key, None)
+        with self._handled:  # the box applies presses on a thread of its own once started: wait for it
+            self._handled.wait_for(lambda: key in self._outcomes, timeout=10)
+            return self._outcomes.pop(key, None)
 
     def pad_labels(self, seat):
         """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys), in

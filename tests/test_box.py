@@ -496,3 +496,40 @@ def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(
     before = box.table.version
     assert virtual(box).press(seat=1, button=8)["status"] == "applied"  # the pad alone played the attack
     assert box.table.version > before
+
+
+def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):
+    """Defect: a pad press ran the whole action — the rules, the journal's commit with its fsyncs, the OLED —
+    on the key scanner's thread, so no key was scanned meanwhile. A started box's pads only hand presses over;
+    the box applies them on a thread of its own."""
+    import threading
+
+    from engine.journal import Journal
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    committing, go_on, handled = threading.Event(), threading.Event(), threading.Condition()
+    done = []
+    real = Journal.append
+
+    def slow(journal, *args, **kwargs):
+        committing.set()
+        assert go_on.wait(10), "the commit was never let go on"
+        return real(journal, *args, **kwargs)
+
+    def told(key, outcome):
+        with handled:
+            done.append((key, outcome["status"]))
+            handled.notify_all()
+
+    monkeypatch.setattr(Journal, "append", slow)
+    box.when_handled = told
+    box.start()
+    box.pads.tap(("seat", 0, 1), True)  # seat 1's pick: its commit is held up
+    assert committing.wait(10)
+    box.pads.tap(("seat", 1, 2), True)  # meanwhile another key is scanned and seen at once
+    assert box.pads.is_pressed(("seat", 1, 2)) and done == []
+    go_on.set()
+    with handled:
+        assert handled.wait_for(lambda: len(done) == 2, timeout=10)
+    assert done == [(("seat", 0, 1), "applied"), (("seat", 1, 2), "applied")]
+    assert box.table.view()["locked"] == [0, 1]
