@@ -29,9 +29,10 @@ log = logging.getLogger(__name__)
 
 class Box:
     """Wires pads, host panel, menu, presenter and display to one table. Every input and the presentation
-    share the table's lock; the display's own thread puts each screen on the panel, off that lock. The web app
-    is handed this box: the table, the press and act functions, the OLED frame and the pairing; it never imports
-    the device.
+    share the table's lock; once started, the pads' presses are applied on the box's own thread (the key scan
+    never waits for a commit), and the display's own thread puts each screen on the panel, off that lock. The
+    web app is handed this box: the table, the press and act functions, the OLED frame and the pairing; it never
+    imports the device.
 
     No error ends an input: a press that cannot be taken (the journal cannot be written, or anything else
     fails) is refused where the table sees it — the OLED's title, the refusal buzz, a notice on the phones —
