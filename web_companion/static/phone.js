@@ -91,7 +91,7 @@ const ARBITRO = (() => {
     errorLine.textContent = message || "";
   }
 
-  // A refusal the box names by a code (a full disk, too many claims) is said in the page's language.
+  // A refusal the box names by a code (a full disk, too many wrong codes) is said in the page's language.
   async function post(url, body = {}) {
     const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                        body: JSON.stringify(body)});
