@@ -326,13 +326,19 @@ def test_a_backup_during_play_does_not_hold_up_a_pad_press(make_box, tmp_path, m
     assert (tmp_path / "during.sqlite3").exists()
 
 
-def test_the_history_replays_past_games_without_holding_up_a_pad_press(make_box, monkeypatch):
-    """Defect: the host's history replayed every past game under the table's lock."""
+def a_box_after_a_past_game(make_box):
+    """A box playing its second game of Ponte, the first ended by the host: (the box, the past game's id)."""
     box = make_box()
     box.table.new_game("ponte", 3)
     past = box.table.game_id
     box.table.end_game()
     box.table.new_game("ponte", 3)
+    return box, past
+
+
+def test_the_history_replays_past_games_without_holding_up_a_pad_press(make_box, monkeypatch):
+    """Defect: the host's history replayed every past game under the table's lock."""
+    box, past = a_box_after_a_past_game(make_box)
     history = press_while_inside(box, monkeypatch, "game", box.table.history, when=lambda game: game == past)
     assert [(e["playing"], e["ended"]) for e in history] == [(True, False), (False, True)]
 
@@ -359,10 +365,6 @@ def test_a_game_started_while_a_backup_is_made_stays_out_of_it(make_box, tmp_pat
 
 def test_a_past_games_log_is_replayed_without_holding_up_a_pad_press(make_box, monkeypatch):
     """Defect: a past game's log download replayed it under the table's lock."""
-    box = make_box()
-    box.table.new_game("ponte", 3)
-    past = box.table.game_id
-    box.table.end_game()
-    box.table.new_game("ponte", 3)
+    box, past = a_box_after_a_past_game(make_box)
     log = press_while_inside(box, monkeypatch, "game", lambda: box.table.export(past))
     assert json.loads(log.splitlines()[0])["game"] == "ponte"
