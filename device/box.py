@@ -91,17 +91,19 @@ class Box:
 
     def _apply_presses(self):
         while (key := self._presses.get()) is not None:
-            kind, *where = key
-            outcome = (self._seat_pressed if kind == "seat" else self._host_pressed)(*where)
-            if self.when_handled is not None:
-                self.when_handled(key, outcome)
+            self._apply(key)
 
-    def _handed(self, key, apply):
+    def _handed(self, key):
         """A press read on the pads: handed to the box's thread once started, else applied here and now."""
         if self._applier is not None:
             self._presses.put(key)
             return None
-        outcome = apply()
+        return self._apply(key)
+
+    def _apply(self, key):
+        """Apply the press on `key`, and tell when_handled what it did."""
+        kind, *where = key
+        outcome = (self._seat_pressed if kind == "seat" else self._host_pressed)(*where)
         if self.when_handled is not None:
             self.when_handled(key, outcome)
         return outcome
@@ -112,7 +114,7 @@ class Box:
 
     # -- inputs -------------------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
-        return self._handed(("seat", seat, button), lambda: self._seat_pressed(seat, button))
+        return self._handed(("seat", seat, button))
 
     def _seat_pressed(self, seat, button):
         with self.table.lock:
@@ -179,7 +181,7 @@ class Box:
         """A press of the seat's pad, its prompt asked once for the whole input (_seat_input)."""
         if not seat < self.table.seats:
             raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
-        if prompt is not None and prompt.secret and prompt.pad is None:
+        if prompt is not None and prompt.pad is None:
             prompt = prompt.on_cursor()  # the public OLED draws the cursor: never over a private choice
             if prompt is None:
                 return "phone"  # nothing of it may be shown: the seat answers on its phone
@@ -254,7 +256,7 @@ class Box:
         return self.pairing.holds(("seat", seat), self.table.seats)
 
     def host_pressed(self, name):
-        return self._handed(("host", name), lambda: self._host_pressed(name))
+        return self._handed(("host", name))
 
     def _host_pressed(self, name):
         with self.table.lock:
@@ -353,12 +355,11 @@ class Box:
         keys (None when no wired seat chooses by cursor)."""
         for seat in range(min(self.wired_seats, self.table.seats)):
             prompt = self.table.prompt(seat)
-            if prompt is not None and prompt.pad is None and prompt.secret:
-                prompt = prompt.on_cursor()  # its private choices are never drawn
-            if prompt is not None and prompt.pad is None:
+            shown = prompt.on_cursor() if prompt is not None and prompt.pad is None else None  # never a private choice
+            if shown is not None:
                 cursor = self.cursors.setdefault(seat, Cursor())
-                cursor.follow(prompt)
-                return screens.cursor(self.lang, self.table.game, seat, prompt, cursor.label(), cursor.group)
+                cursor.follow(shown)
+                return screens.cursor(self.lang, self.table.game, seat, shown, cursor.label(), cursor.group)
         return None
 
     def _void_seat_tokens(self):
