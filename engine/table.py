@@ -119,7 +119,7 @@ class Table:
             if game_id not in known:
                 known[game_id] = self._history_entry(game_id, None)
         with self._lock:
-            self._finished.update({i: e for i, e in known.items() if not e["playing"] and i != self._game_id})
+            self._finished.update({i: e for i, e in known.items() if not e["playing"]})
         return [known[i] for i in ids]
 
     def games_kept(self) -> list[int]:
@@ -146,10 +146,10 @@ class Table:
         found = self._journal.game(game_id)
         assert found is not None  # an id the journal listed
         _, table_line, lines, ended, started = found
-        playing = current is not None and game_id == self._game_id
-        record = current if playing and current else self._replayed(game_id, table_line, lines)
+        record = (current if current is not None and game_id == self._game_id else
+                  self._replayed(game_id, table_line, lines))
         return {"id": game_id, "game": table_line["game"], "seats": table_line["seats"], "started": started,
-                "playing": playing, "over": record.is_over, "ended": ended and not record.is_over,
+                "playing": record is current, "over": record.is_over, "ended": ended and not record.is_over,
                 "result": cast(JSON, record.rules.result(record.state))}
 
     def _resume_held(self) -> None:
