@@ -28,7 +28,8 @@ Target: TypeAlias = tuple[str] | tuple[str, int]  # ("seat", n) or ("host",)
 
 DIGITS = 6
 WINDOW = 120.0  # seconds a code stays good
-WRONG = 10  # wrong codes one address may enter in a minute
+WRONG = 10  # wrong codes one address may enter in GUESSING seconds
+GUESSING = 60.0
 GUESSERS = 1024  # addresses whose wrong codes are remembered; beyond, the longest quiet is forgotten
 LOST_KEPT = 64  # tokens remembered as having lost their seat, to tell their phones so
 
@@ -105,7 +106,7 @@ class Pairing:
         with self._lock:
             now = self._clock()
             self._prune(now)
-            self._end(target)
+            self._drop(lambda o: o.target == target)  # an earlier code for the same target ends
             code = None
             while code is None or code in self._codes:
                 code = f"{self.draw(10 ** DIGITS):0{DIGITS}d}"
@@ -116,16 +117,16 @@ class Pairing:
     def close(self, target: Target) -> None:
         """The code for `target` is no longer shown: it ends."""
         with self._lock:
-            self._end(target)
+            self._drop(lambda o: o.target == target)
 
-    def _end(self, target: Target) -> None:
-        for code in [c for c, o in self._codes.items() if o.target == target]:
+    def _drop(self, which: Callable[[Code], bool]) -> None:
+        """End the open codes `which` picks."""
+        for code in [c for c, o in self._codes.items() if which(o)]:
             del self._codes[code]
 
     def _prune(self, now: float) -> None:
-        for code in [c for c, o in self._codes.items() if o.deadline < now]:
-            del self._codes[code]
-        while self._wrong and next(iter(self._wrong.values()))[-1] + 60 < now:
+        self._drop(lambda o: o.deadline < now)
+        while self._wrong and next(iter(self._wrong.values()))[-1] + GUESSING < now:
             self._wrong.popitem(last=False)
 
     @property
@@ -148,10 +149,10 @@ class Pairing:
             self._prune(now)
             who = guesser(address)
             wrong = self._wrong.get(who, deque())
-            while wrong and wrong[0] + 60 < now:
+            while wrong and wrong[0] + GUESSING < now:
                 wrong.popleft()
             if len(wrong) >= WRONG:
-                raise PairingRefused("pair_rate", max(1, round(wrong[0] + 60 - now)))
+                raise PairingRefused("pair_rate", max(1, round(wrong[0] + GUESSING - now)))
             opened = self._codes.get(code)
             if opened is None:
                 wrong.append(now)
@@ -176,8 +177,7 @@ class Pairing:
         """A game of `seats` seats starts: seat tokens of another seat count are void (the host's stays), and so
         are the codes for seats."""
         with self._lock:
-            for code in [c for c, o in self._codes.items() if o.target[0] == "seat"]:
-                del self._codes[code]
+            self._drop(lambda o: o.target[0] == "seat")
             holdings = {h: v for h, v in self._holdings.items() if v[0] == ("host",) or v[1] == seats}
             if holdings != self._holdings:
                 self._save(holdings, self._lost)
