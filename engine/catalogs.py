@@ -40,9 +40,10 @@ def _differs(mo: Path, data: bytes) -> bool:
 
 
 def sources(*roots: str | Path) -> list[Path]:
-    """Every .po under `roots` (the engine's and the tests' by default)."""
+    """Every .po under `roots` (by default the engine's, every game folder's and the tests')."""
     here = Path(__file__).resolve().parent
-    return sorted(po for root in roots or (here, here.parent / "tests") for po in Path(root).rglob("*.po"))
+    defaults = (here, here.parent / "games", here.parent / "tests")
+    return sorted(po for root in roots or defaults for po in Path(root).rglob("*.po"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ import pytest
 
 from engine.journal import Journal
 from engine.state_file import StateFile
-from engine.rules import ponte
+from games.ponte import rules as ponte
 from engine.table import Table
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"  # the builder's files (its pinmap.toml: the default)

@@ -10,7 +10,7 @@ import pytest
 from engine.games import GAMES
 from engine.record import GameRecord, header
 from engine.rules import PUBLIC, Rejected
-from engine.rules import biglietti as B
+from games.biglietti import rules as B
 
 BIANCANEVE, MAMMOLO, DOTTO, EOLO, PISOLO, GONGOLO, BRONTOLO, CUCCIOLO = range(8)
 S, A, I, N, T, P = B.SCUSA, B.ACCUSA, B.IMPARZIALE, B.NASCONDITI, B.BIGLIETTO, B.POLFER
@@ -649,7 +649,7 @@ def test_random_games_keep_points_whole_and_never_negative():
 
 def test_a_past_turns_elimination_page_shows_the_tickets_of_its_own_turn():
     """Defect: every elimination page said today's count ("biglietti in gioco: 0" on the turn that left 1)."""
-    from device.games.biglietti import chapters
+    from games.biglietti.oled import chapters
     game = ritorno()
     for _ in range(2):
         game.check(6).ticket(False).help({7: T}, default=I).eliminate(T)
@@ -662,7 +662,7 @@ def test_a_past_turns_elimination_page_shows_the_tickets_of_its_own_turn():
 def test_the_exchange_is_told_as_who_takes_part_and_when_everyone_else_hid_as_no_exchange():
     """Defect: the OLED and the phones gave the exchange as an order round the seats ("1>3>4"), where the
     rulebook lets the checked traveller choose; and "4 → 4" when every other traveller hid."""
-    from device.games import biglietti as pages
+    from games.biglietti import oled as pages
     game = Game(8).check(PISOLO).ticket(False)
     game.help({MAMMOLO: N, DOTTO: N, EOLO: N, GONGOLO: N, BRONTOLO: I, CUCCIOLO: S})
     lines = [line for _, screens in pages.chapters(game.view(), "it") for s in screens for line in s.lines]

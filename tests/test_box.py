@@ -6,8 +6,8 @@ import pytest
 from device import screens
 from device.display import render
 from device.texts import text
-from device.games import ponte as ponte_screens
-from engine.rules import ponte
+from games.ponte import oled as ponte_screens
+from games.ponte import rules as ponte
 from tests.conftest import DIRECT_PINMAP, virtual
 
 

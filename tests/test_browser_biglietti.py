@@ -14,7 +14,7 @@ import pytest
 
 from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
-from engine.rules import biglietti as B
+from games.biglietti import rules as B
 from engine.words import lookup
 from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.conftest import DIRECT_PINMAP

@@ -11,8 +11,8 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import PUBLIC
-from engine.rules import lifeboats as L
-from engine.rules.lifeboats import PAD
+from games.lifeboats import rules as L
+from games.lifeboats.rules import PAD
 from tests.browser import SCREENSHOTS, Server, click_key, pair, post, screenshot
 from tests.test_browser_phones import PHONE
 

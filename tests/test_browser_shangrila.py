@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from engine.record import GameRecord, header
-from engine.rules import shangrila as G
+from games.shangrila import rules as G
 from tests.browser import Server, pair, screenshot
 from tests.test_browser_phones import PHONE
 

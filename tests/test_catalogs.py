@@ -134,7 +134,10 @@ def test_a_missing_message_is_none_and_said_as_its_id():
 WORDS_IN_JS = re.compile(r"""(["'`])([A-Za-zÀ-ÿ][a-zà-ÿ]+ [a-zà-ÿ]+[^"'`]*)\1""")
 
 
-@pytest.mark.parametrize("path", sorted(ROOT.glob("web_companion/static/**/*.js")), ids=lambda p: p.name)
+SCRIPTS = sorted([*ROOT.glob("web_companion/static/*.js"), *ROOT.glob("games/*/static/*.js")])
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_no_sentence_is_written_in_the_phone_scripts(path):
     """The scripts word everything through the catalogs: a quoted string of words would reach a phone as it is,
     in one language. Comments, "use strict" and class attributes aside."""
@@ -150,22 +153,14 @@ def test_no_sentence_is_written_in_the_templates():
         assert re.findall(r"[A-Za-zÀ-ÿ]+ [a-zà-ÿ]+", text) == [], path.name
 
 
-def declared_name(tree):
-    """The module's `NAME = "…"`, or None."""
-    return next((n.value.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
-                 if isinstance(t, ast.Name) and t.id == "NAME" and isinstance(n.value, ast.Constant)), None)
-
-
 def refusals_raised():
-    """(domain, id) of every refusal the code raises by a literal id: a game's own (`refuse` in a module with a
-    NAME, or in the rules whose `<name>_options.py` declares it) or the shared ones (`shared`, and the web side's
-    `fail`)."""
+    """(domain, id) of every refusal the code raises by a literal id: a game's own (`refuse` in a module of its
+    folder, games/<name>/) or the shared ones (`shared`, and the web side's `fail`)."""
     found = set()
-    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("device/*.py"), *ROOT.glob("web_companion/*.py")]:
+    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("device/*.py"), *ROOT.glob("web_companion/*.py"),
+                 *ROOT.glob("games/*/*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        declared = path.with_name(f"{path.stem}_options.py")
-        own = (declared_name(tree) or (declared.exists() and declared_name(ast.parse(declared.read_text("utf-8"))))
-               or ("leader1" if path.name == "leader1_die.py" else SHARED))
+        own = path.parent.name if path.parent.parent.name == "games" else SHARED
         for call in ast.walk(tree):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args:
                 keys = [a.value for a in ast.walk(call.args[0]) if isinstance(a, ast.Constant)
@@ -185,7 +180,8 @@ def test_every_refusal_the_code_raises_is_in_the_catalogs():
 
 
 def test_an_italian_phone_reads_the_rules_reason_in_italian():
-    from engine.rules import Rejected, shangrila
+    from engine.rules import Rejected
+    from games.shangrila import rules as shangrila
     from engine.words import render
     state = shangrila.setup(3)
     state = state._replace(phase=shangrila.PLAY, to_act=1, spaces=tuple(
@@ -233,3 +229,11 @@ def test_what_builders_read_in_a_terminal_is_in_the_catalogs(name):
 def test_the_terminal_language_is_the_one_gettext_would_find(environ, language):
     from device.texts import terminal_language
     assert terminal_language(environ) == language
+
+
+def test_make_catalogs_compiles_every_games_catalogs():
+    """Defect: when the games moved to their folders, `make catalogs` still looked only under engine/ and tests/."""
+    compiled = set(catalogs.sources())
+    for game in GAMES.values():
+        for language in ("it", "en"):
+            assert game.locale / language / "LC_MESSAGES" / f"{game.name}.po" in compiled

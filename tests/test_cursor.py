@@ -60,7 +60,7 @@ def test_a_button_that_does_nothing_is_refused_with_a_reason(prompt, button, mes
 def test_a_prompts_spare_keys_open_a_group_or_make_a_choice_at_once():
     """Leader 1's move: buttons 3–6 reach the rider, the terrain or the road's groups in one press."""
     from engine.record import GameRecord, header
-    from engine.rules import leader1 as L
+    from games.leader1 import rules as L
     record = GameRecord(header("leader1", 2, {}))
     for seat in list(record.state.queue):
         record.apply({"seat": seat, "choose": {"quality": None}})

@@ -18,7 +18,8 @@ from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
 from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
-from engine.rules import Rejected, ponte
+from engine.rules import Rejected
+from games.ponte import rules as ponte
 from engine.table import Table
 from tests.conftest import held_round, press, simulated_pads, virtual
 from web_companion import create_app

@@ -8,7 +8,7 @@ import pytest
 from device.cursor import Cursor
 from engine.record import GameRecord, header
 from engine.rules import Rejected
-from engine.rules import leader1 as L
+from games.leader1 import rules as L
 
 
 def race():

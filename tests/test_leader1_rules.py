@@ -8,8 +8,8 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import CHANCE, PUBLIC, Rejected
-from engine.rules import leader1 as L
-from engine.rules.leader1_die import DEFAULT_DIE, free_spaces, move_cost, success_rate
+from games.leader1 import rules as L
+from games.leader1.die import DEFAULT_DIE, free_spaces, move_cost, success_rate
 from engine.chance import draw
 from tests.conftest import state_copies
 
@@ -333,7 +333,7 @@ def test_the_risk_ladder_crosses_a_box_whatever_the_roll():
 
 
 def test_third_risk_succeeds_only_on_orange_or_blue():
-    from engine.rules.leader1_die import risk_succeeds
+    from games.leader1.die import risk_succeeds
     assert [risk_succeeds(f, 3) for f in DEFAULT_DIE] == [False] * 6 + [True, True] + [False] * 4
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from engine.rules import PUBLIC, Rejected
-from engine.rules import lifeboats as L
+from games.lifeboats import rules as L
 from engine.rules.protocol import evolve
 
 O, S = L.OFFICER, L.SAILOR

@@ -10,9 +10,9 @@ from PIL import Image, ImageDraw
 from device import screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.font import drawable
-from device.games import biglietti as biglietti_pages
-from device.games import lifeboats as lifeboats_pages
-from device.games import ponte as ponte_pages
+from games.biglietti import oled as biglietti_pages
+from games.lifeboats import oled as lifeboats_pages
+from games.ponte import oled as ponte_pages
 from device.menu import HostMenu
 from device.texts import text
 from engine.games import GAMES
@@ -157,7 +157,7 @@ def test_italian_says_si_with_its_accent():
 def test_meeples_on_neighbouring_spaces_read_as_two_numbers(monkeypatch):
     """Defect: seats 1 and 3 on spaces 5 and 6 read as "13", in digits 5 pixels tall. Each seat has its own
     track under its 5×7 number, so neighbours never share a row."""
-    from device.games.ponte import SPACE, TRACK, Bridge
+    from games.ponte.oled import SPACE, TRACK, Bridge
     screen = screens.Screen("Ponte", picture=Bridge((5, 11, 6)))
     rows = {line: y + GLYPH_TOP for x, y, line, _ in drawn_text(screen, monkeypatch) if x == 0 and line != "Ponte"}
     assert sorted(rows) == ["1", "2", "3"] and rows["1"] < rows["2"] < rows["3"]

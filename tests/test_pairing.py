@@ -8,7 +8,7 @@ import tracemalloc
 
 from engine import pairing as pairing_module
 from engine.pairing import Pairing, PairingRefused, guesser
-from engine.rules import ponte
+from games.ponte import rules as ponte
 from engine.state_file import MemoryState, StateFileError
 from engine.version import about
 from tests.conftest import DIRECT_PINMAP, virtual

@@ -287,7 +287,7 @@ def test_every_page_and_asset_is_served_by_the_box(app):
     for path in ["/", "/seat", "/host", "/rules/ponte"]:
         body = client.get(path).get_data(as_text=True)
         assert "http://" not in body and "https://" not in body and "//" not in body.replace("<!--", "")
-    for asset in ["/static/phone.js", "/static/phone.css", "/static/games/ponte.js"]:
+    for asset in ["/static/phone.js", "/static/phone.css", "/games/ponte/ponte.js"]:
         answer = client.get(asset)
         assert answer.status_code == 200
         assert "http" not in answer.get_data(as_text=True).replace("https?", "")

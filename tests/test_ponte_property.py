@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.replay import replay
-from engine.rules import ponte
+from games.ponte import rules as ponte
 from engine.table import Table
 
 GAMES = int(os.environ.get("PONTE_PROPERTY_GAMES", "300"))  # more by hand: PONTE_PROPERTY_GAMES=5000

@@ -1,7 +1,8 @@
 """Il ponte traballante: every ruling of rules/ponte.md, by its R-number."""
 import pytest
 
-from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected, ponte
+from engine.rules import CHANCE, PUBLIC, TERMINAL, Rejected
+from games.ponte import rules as ponte
 from tests.conftest import event, picks, state_copies
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS
@@ -233,7 +234,7 @@ def test_r9_a_step_is_the_move_the_bridge_allows_and_says_the_move_the_rules_ask
     assert step == "resolution" and list(delta) == [-3, 3, 0] and list(asked) == [-4, 4, 0]
     shown = ponte.view(state, PUBLIC)
     assert shown["history"][-1]["moves"] == [{"step": "resolution", "delta": [-3, 3, 0], "asked": [-4, 4, 0]}]
-    from device.games import ponte as ponte_screens
+    from games.ponte import oled as ponte_screens
     pages = dict(ponte_screens.chapters(shown, "it"))[(1, "moves")]
     assert pages[0].lines == ("G1 Ovest 4, fermo a 1", "G2 Est 4, fermo a 21")
 

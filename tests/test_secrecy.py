@@ -3,7 +3,8 @@
 Two tables that differ only in one seat's secret pick must look the same to every other viewer."""
 import pytest
 
-from engine.rules import HOST, PUBLIC, ponte
+from engine.rules import HOST, PUBLIC
+from games.ponte import rules as ponte
 from tests.conftest import event, picks
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS

@@ -6,7 +6,7 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import PUBLIC, TERMINAL, Rejected
-from engine.rules import shangrila as G
+from games.shangrila import rules as G
 from engine.rules.protocol import evolve
 from tests.conftest import state_copies, virtual
 

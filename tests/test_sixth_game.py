@@ -1,11 +1,12 @@
-"""A sixth game added by its descriptor alone: "Moneta" lives only under tests/sixth_game and touches no shared file:
-it is registered at run time (engine.games `register`), as the package registers each of its own files. Every layer
+"""A sixth game added as one folder: "Moneta" lives only under tests/sixth_game and touches no shared file: it is
+registered at run time (engine.games `register`), as each folder of games/ registers itself. Every layer
 finds it: the contract suite, the table, the journal and replay, the box's pads and OLED, the phone page and its
 parts, the rules pages, the catalogs and the pad labels."""
 import importlib.machinery
 import json
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,21 +41,45 @@ def test_no_shared_file_names_the_sixth_game():
 
 
 def test_no_shared_module_names_a_game_or_its_draws():
-    """Defect: the CLI knew Leader 1's d12 (`--rolls`: "d12" in device/cli.py). A shared module (the engine's
-    running parts, the device, the web side, the CLI included) names no game of ours, nor a kind of draw of one:
-    what a game is lives in its own modules."""
+    """Defect: the CLI knew Leader 1's d12 (`--rolls`: "d12" in device/cli.py). A shared module (every module of
+    the engine, the box and the web side, the CLI included) names no game of ours, nor a kind of draw of one:
+    what a game is lives in its own folder."""
     from engine.games import GAMES as OURS
     kinds = {"d12", "coin", "event", "deal", "tile"}  # the chance kinds our games and the sixth draw
-    own = ("engine/rules/", "engine/games/", "device/games/", "web_companion/games/")
-    shared = [p for layer in ("engine", "device", "web_companion") for p in (ROOT / layer).rglob("*.py")
-              if not str(p.relative_to(ROOT)).startswith(own)]
-    shared += [ROOT / "engine/rules" / name for name in ("__init__.py", "protocol.py", "options.py", "picks.py")]
-    shared += [ROOT / "engine/games/__init__.py"]
+    shared = [p for layer in ("engine", "device", "web_companion") for p in (ROOT / layer).rglob("*")
+              if p.suffix in (".py", ".js", ".html", ".css")]
+    assert len(shared) > 50
     for path in shared:
         text = path.read_text(encoding="utf-8")
-        named = [name for name in OURS if f'"{name}"' in text or f"'{name}'" in text]
+        named = [name for name in OURS if f'"{name}"' in text or f"'{name}'" in text or f"/{name}" in text]
         drawn = [kind for kind in kinds if f'"{kind}"' in text]
         assert not named and not drawn, (path, named, drawn)
+
+
+def test_every_game_is_one_folder_found_by_scanning_it():
+    """Defect: Ponte was 14 files in 9 folders, joined by module names built from its name. Now every part a
+    layer finds through a game's descriptor is inside its folder, games/<name>/, and the folders are all the
+    registry lists."""
+    from engine.games import GAMES as OURS
+    folders = {p.name for p in (ROOT / "games").iterdir() if (p / "__init__.py").exists()}
+    assert folders == set(OURS) == {"ponte", "lifeboats", "leader1", "biglietti", "shangrila"}
+    for name, game in OURS.items():
+        here = ROOT / "games" / name
+        modules = [game.rules_module, game.oled, game.declaration.__name__] + [game.phone.data] * bool(game.phone.data)
+        for module in modules:
+            assert Path(importlib.util.find_spec(module).origin).parent == here, module
+        parts = [game.phone.folder / game.phone.script, game.phone.folder / game.phone.style,
+                 *(game.rules_pages / f"{name}.{lang}.md" for lang in ("it", "en")),
+                 *(game.locale / lang / "LC_MESSAGES" / f"{name}.po" for lang in ("it", "en")), here / "rulings.md"]
+        for part in parts:
+            assert part.is_file() and here in part.parents, part
+
+
+def test_the_sixth_game_has_the_shape_of_ours(moneta):
+    """The sixth game's folder is made by the same function as ours, with each part where ours keep it."""
+    assert MONETA.rules_module == "tests.sixth_game.rules" and MONETA.oled == "tests.sixth_game.oled"
+    assert MONETA.phone.folder == ROOT / "tests/sixth_game/static" and MONETA.phone.script == "moneta.js"
+    assert MONETA.locale == ROOT / "tests/sixth_game/locale" and MONETA.phone.data is None
 
 
 def test_an_unregistered_game_is_refused_by_name():
@@ -62,11 +87,16 @@ def test_an_unregistered_game_is_refused_by_name():
         games.game("moneta")
 
 
+def test_a_folder_that_is_no_package_is_refused():
+    with pytest.raises(TypeError, match="no game folder 'tests.sixth_game.rules'"):
+        games.one_folder("tests.sixth_game.rules", rules)
+
+
 def test_a_descriptor_that_declares_no_game_or_no_rules_module_is_refused():
     with pytest.raises(TypeError, match=r"does not declare a game \(missing: NAME, TITLE, SEATS, OPTIONS, PAD_LABELS"):
-        games.register(games.Game(object(), "tests.sixth_game.rules", oled="nowhere"))
+        games.register(replace(MONETA, declaration=object(), oled="nowhere"))
     with pytest.raises(TypeError, match="no rules module 'tests.sixth_game.nowhere' for 'moneta'"):
-        games.register(games.Game(rules, "tests.sixth_game.nowhere", oled="nowhere"))
+        games.register(replace(MONETA, rules_module="tests.sixth_game.nowhere", oled="nowhere"))
     assert "nowhere" not in [g.oled for g in games.GAMES.values()]
 
 
@@ -77,7 +107,7 @@ def test_rules_that_break_the_contract_are_refused_when_first_loaded_naming_what
                                           "chance_outcomes", "legal_actions", "apply", "prompt")))
     almost.__spec__ = importlib.machinery.ModuleSpec("almost", None)
     monkeypatch.setitem(sys.modules, "almost", almost)
-    game = games.Game(rules, "almost", oled="nowhere")
+    game = replace(MONETA, rules_module="almost")
     with pytest.raises(TypeError, match=r"\(missing: view, result\)$"):
         game.rules
 

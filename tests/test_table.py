@@ -10,7 +10,8 @@ from engine.chance import commitment
 
 from engine.journal import Journal, JournalError
 from engine.replay import LogError, replay
-from engine.rules import Rejected, ponte
+from engine.rules import Rejected
+from games.ponte import rules as ponte
 from engine.table import Table
 from tests.conftest import held_round, press
 

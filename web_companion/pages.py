@@ -26,9 +26,7 @@ def localized(template, **values):
 
 
 def part_url(game, path):
-    """Where a phone loads one of a game's static parts: the box's static folder, or the game's own."""
-    if game.phone.folder is None:
-        return url_for("static", filename=path)
+    """Where a phone loads one of a game's static parts, kept in the game's folder."""
     return url_for("pages.game_part", game=game.name, path=path)
 
 
@@ -42,9 +40,9 @@ def phone_page(tab):
 
 @bp.get("/games/<game>/<path:path>")
 def game_part(game, path):
-    """A static part of a game that keeps its parts in a folder of its own (its descriptor names it)."""
+    """A static part of a game, from its folder (its descriptor names the part)."""
     found = GAMES.get(game)
-    if found is None or found.phone.folder is None or path not in (found.phone.script, found.phone.style):
+    if found is None or path not in (found.phone.script, found.phone.style):
         fail(404, "no_game_part", game=game, path=path)
     return send_from_directory(found.phone.folder, path)
 

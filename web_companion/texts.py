@@ -1,5 +1,5 @@
 """The phone page's words: the catalogs' messages (engine/words.py) in the page's language, and what each game's
-panels need beside its words (web_companion/games)."""
+panels need beside its words (web_companion/games.py)."""
 from engine.games import GAMES
 from engine.words import SHARED, as_json, say
 

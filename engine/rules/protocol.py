@@ -1,6 +1,6 @@
 """The game contract: what every game module provides, and the names they share.
 
-A game module (``engine/rules/<name>.py``, declared with the rest of its game in ``engine/games/<name>.py``, typed
+A game module (``games/<name>/rules.py``, declared with the rest of its game in ``games/<name>/__init__.py``, typed
 there as ``Rules``) exposes:
 
 - ``NAME`` (its log name), ``TITLE`` (as printed on the box), ``SEATS`` (fewest, most) and ``OPTIONS``

@@ -1,6 +1,6 @@
 // The phone page: table, seat and host tabs, all drawn from views the box sends (Server-Sent Events, with
 // long-polling as the fallback). Any game's prompt is drawn here; a game adds its own panels in
-// static/games/<name>.js by registering ARBITRO.games[name] = {table(view), seat(view, seat), choiceDetail}
+// the script in its folder (games/<name>/static/<name>.js) by registering ARBITRO.games[name] = {table(view), seat(view, seat), choiceDetail}
 // (and promptPanel(view, prompt, send) to draw its prompts its own way; expand(prompt) to show a prompt's groups
 // open; promptNote(view, prompt) for a line under its title).
 // No outside assets.
