@@ -68,6 +68,7 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/display.py
 	$(BIN)/python bench/phones.py
 	$(BIN)/python bench/record.py
+	@if command -v strace >/dev/null; then $(BIN)/python bench/journal.py $$([ "$$(id -u)" = 0 ] && echo --zero); fi
 	$(BIN)/python bench/leader1.py
 	$(BIN)/python bench/engine.py
 	@if [ -n "$(BOX_PYTHON)" ] && $(BOX_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \

@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeAlias, cast
@@ -31,6 +32,15 @@ FORMAT = 2
 # SQLite's page cache, per connection (its default is 2 MB): the start's check reads every page, so a journal of a
 # season's games would keep 2 MB of a Pi Zero's memory for good. The box appends and reads one game's lines.
 CACHE_KIB = 256
+
+# How a write reaches the disk: a commit appends to the write-ahead log and syncs it (WAL, synchronous=FULL), one
+# sync (two when the log starts over), where the rollback journal with synchronous=EXTRA made five (the journal
+# twice, the database, the directory; each some 30 ms on an SD card). A power cut loses nothing acknowledged: the
+# log is replayed when the journal is next opened. The log is copied into the main file (a checkpoint, two more
+# syncs) off the acknowledged path, once the journal has been quiet for QUIET seconds (`Checkpoints`), so that
+# soon after the last action the main file alone holds every game again.
+DURABILITY = ("journal_mode=WAL", "synchronous=FULL", "wal_autocheckpoint=0")
+QUIET = 1.0
 
 KINDS = ("table", "line", "end")  # of an entry: a game's table line, a line of its log, its end
 
@@ -89,13 +99,58 @@ def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
 
-class Journal:
-    """Committed rows are in the main file itself (a rollback journal, not a write-ahead log), synced with
-    the directory: what was acknowledged survives the loss or damage of every other file beside it. A damaged
-    main file is refused by name, never started over."""
+class Checkpoints:
+    """Copies the journal's write-ahead log into its main file once no write came for `quiet` seconds, on a thread
+    and a connection of their own: no acknowledged action waits for it. A checkpoint that fails (a full disk where
+    the main file cannot grow) leaves the log as it is, synced, and is tried again after the next write."""
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
+    def __init__(self, path: str, quiet: float) -> None:
+        self._path, self._quiet = path, quiet
+        self._due: float | None = None
+        self._closed = False
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="journal-checkpoints", daemon=True)
+        self._thread.start()
+
+    def written(self) -> None:
+        with self._changed:
+            self._due = time.monotonic() + self._quiet
+            self._changed.notify()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(self._path, isolation_level=None)  # synchronous=FULL: it syncs the log, then the file
+        try:
+            while self._wait():
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    pass
+        finally:
+            db.close()
+
+    def _wait(self) -> bool:
+        """Until the journal has been quiet long enough (True) or is closed (False)."""
+        with self._changed:
+            while not self._closed and (self._due is None or time.monotonic() < self._due):
+                self._changed.wait(None if self._due is None else self._due - time.monotonic())
+            self._due = None
+            return not self._closed
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+        self._thread.join()
+
+
+class Journal:
+    """Committed rows are synced before a write returns (see DURABILITY), and copied into the main file once the
+    journal is quiet: from then on what was acknowledged survives the loss or damage of every file beside it. A
+    damaged main file is refused by name, never started over."""
+
+    def __init__(self, path: str | Path = ":memory:", quiet: float = QUIET) -> None:
         self.path = str(path)
+        self._checkpoints: Checkpoints | None = None
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
             refuse_emptied(Path(self.path))
@@ -104,9 +159,8 @@ class Journal:
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-            self._db.execute("PRAGMA journal_mode=DELETE")
-            # EXTRA syncs the directory once the rollback journal is deleted: the commit is on the disk on return.
-            self._db.execute("PRAGMA synchronous=EXTRA")
+            for pragma in DURABILITY:
+                self._db.execute(f"PRAGMA {pragma}")
             checked = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if checked != "ok":
                 raise sqlite3.DatabaseError(checked)
@@ -131,6 +185,9 @@ class Journal:
             self._give_up()
             raise JournalError(f"{e}: make it and its directory writable by the user the box runs as, "
                                "and leave room on the disk", full=e.full) from None
+        if self.path != ":memory:":
+            self._checkpoints = Checkpoints(self.path, quiet)
+            self._checkpoints.written()  # a log left by a power cut is copied in too
 
     @staticmethod
     def _usable_directory(directory: Path) -> None:
@@ -173,7 +230,9 @@ class Journal:
         return lockfile
 
     def close(self) -> None:
-        self._db.close()
+        if self._checkpoints:
+            self._checkpoints.close()
+        self._db.close()  # the last connection: SQLite copies the log in and removes it
         if self._lockfile:
             self._lockfile.close()
 
@@ -211,6 +270,8 @@ class Journal:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
+            if self._checkpoints:
+                self._checkpoints.written()
 
     def start_game(self, table_line: dict[str, JSON], lines: Sequence[Action] = (), end: int | None = None,
                    at: str | None = None, seed: bytes | None = None) -> tuple[int, int]:
@@ -296,6 +357,7 @@ class Journal:
             copy = sqlite3.connect(target)
             try:
                 source.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable alone: no write-ahead log beside it
                 for table in ("entries", "held", "started", "seeds"):
                     for game in leave_out:
                         copy.execute(f"DELETE FROM {table} WHERE game = ?", (game,))

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from device.simulated_matrix import SimulatedMatrix
 from engine import table as table_module
 from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
-from engine.rules import Rejected
+from engine.rules import TERMINAL, Rejected
 from games.ponte import rules as ponte
 from engine.table import Table
 from tests.conftest import held_round, press, simulated_pads, virtual
@@ -184,8 +185,15 @@ def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
     assert client.get("/api/box").get_json()["storage"] == "full"
 
 
+def a_legal_action(table, n):
+    """The first legal action of the n-th seat (modulo) that has one."""
+    seats = [seat for seat in table.actors() if table.legal_actions(seat)]
+    return table.legal_actions(seats[n % len(seats)])[0]
+
+
 def test_a_real_full_filesystem(tmp_path):
-    """A small tmpfs, filled for real: the press that does not fit is refused, the game stays whole."""
+    """A small tmpfs, filled for real: the press that does not fit is refused, the game stays whole. The main
+    file cannot grow first: what the write-ahead log still takes is acknowledged, synced there, and kept."""
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root")
     mount = tmp_path / "small"
@@ -204,23 +212,27 @@ def test_a_real_full_filesystem(tmp_path):
             except OSError:
                 pass
         refused = 0
-        acknowledged = []
-        for n in range(40):
+        for n in range(2000):  # games after games, until the disk refuses three inputs
             try:
-                press(table, n % 3, 1 + n % 5)
-                acknowledged.append(n)
+                if table.actors() == TERMINAL:
+                    table.new_game("ponte", 3)
+                else:
+                    table.act(a_legal_action(table, n))
             except JournalError as e:
                 assert e.full, e
                 refused += 1
-        assert refused and table.fault == "full"
-        version = table.version
+                if refused == 3:
+                    break
+        assert refused == 3 and table.fault == "full"
+        version, view = table.version, table.view()
         table.close()
         (mount / "ballast").unlink()
         again = Table(Journal(mount / "journal.sqlite3"))
-        assert again.version == version and press(again, 0, 1) in ("applied", "held")
+        assert again.version == version and again.view() == view
+        assert again.act(a_legal_action(again, 0)) in ("applied", "held")
         again.close()
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # also when a failed test left it open
 
 
 # -- restarts and damaged files --------------------------------------------------------------------------------
@@ -260,23 +272,50 @@ def played(path, actions=6):
     return version, shown
 
 
-def test_an_acknowledged_action_is_in_the_main_file_alone(tmp_path):
-    """Defect: a write-ahead log cut in half, damaged or deleted rolled the game back silently. Every
-    acknowledged action is in the main file itself: nothing beside it is needed to find it."""
+def main_file_alone(path, folder):
+    """The journal's main file copied alone into `folder` (as it is now), opened as the box would."""
+    folder.mkdir(exist_ok=True)
+    shutil.copy(path, folder / "journal.sqlite3")
+    return Table(Journal(folder / "journal.sqlite3"))
+
+
+def test_an_acknowledged_action_is_in_the_main_file_alone_once_the_journal_is_quiet(tmp_path):
+    """Defect: a write-ahead log cut in half, damaged or deleted rolled the game back silently. An acknowledged
+    action is synced in the log before it is acknowledged, and copied into the main file as soon as the journal
+    is quiet (here 50 ms after the last write): from then on nothing beside the main file is needed to find it."""
     path = tmp_path / "data" / "journal.sqlite3"
     path.parent.mkdir()
-    table = Table(Journal(path))
+    table = Table(Journal(path, quiet=0.05))
     table.new_game("ponte", 3)
-    for n in range(6):
-        play(table, 1)
-        copy = tmp_path / f"copy{n}"
-        copy.mkdir()
-        shutil.copy(path, copy / "journal.sqlite3")  # the main file only, as it is on return
-        alone = Table(Journal(copy / "journal.sqlite3"))
-        assert alone.version == table.version and alone.view() == table.view()
-        alone.close()
+    for n in range(4):
+        play(table, 1 + n)
+        deadline = time.monotonic() + 10
+        while True:  # until the checkpoint has run: the copy then holds what the table acknowledged
+            with closing(main_file_alone(path, tmp_path / f"copy{n}")) as alone:
+                if alone.version == table.version:
+                    assert alone.view() == table.view()
+                    break
+            assert time.monotonic() < deadline, "the log was never copied into the main file"
+            time.sleep(0.01)
     table.close()
     assert sorted(p.name for p in path.parent.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]
+
+
+def test_no_checkpoint_runs_while_actions_come_faster_than_the_quiet_time(tmp_path):
+    """The log is copied in off the acknowledged path, once the journal is quiet: while the table plays on, the
+    main file keeps what it had (acknowledged actions are in the synced log meanwhile), and closing copies all."""
+    path = tmp_path / "journal.sqlite3"
+    table = Table(Journal(path, quiet=3600))
+    table.new_game("ponte", 3)
+    with closing(main_file_alone(path, tmp_path / "before")) as before:
+        started = before.version
+    play(table, 6)
+    with closing(main_file_alone(path, tmp_path / "meanwhile")) as meanwhile:
+        assert meanwhile.version == started < table.version
+    version, view = table.version, table.view()
+    table.close()
+    with closing(main_file_alone(path, tmp_path / "closed")) as closed:
+        assert closed.version == version and closed.view() == view
 
 
 def test_the_journal_is_read_through_a_small_page_cache_new_or_reopened(tmp_path):
