@@ -211,7 +211,7 @@ class Doctor:
         if not ghosts or ghosts in self.ghosts_told:
             return
         self.ghosts_told.add(ghosts)
-        names = "; ".join(key_name(self.pads.keys[r][c]) for r, c in sorted(ghosts) if self.pads.keys[r][c])
+        names = "; ".join(key_name(self.pads.names[key]) for key in sorted(ghosts) if key in self.pads.names)
         self.say(said("doctor_ghosts", keys=names))
 
     def watch(self, seconds, sleep=time.sleep):

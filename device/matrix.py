@@ -58,11 +58,14 @@ class MatrixColumn(InputDevice):
 
 
 class MatrixScanner(CompositeDevice):
-    def __init__(self, rows, columns, on_change, *, stable_scans=4, period=0.005, pin_factory=None):
-        self.on_change = on_change  # (row, column, pressed), rows and columns counted from 0
+    """The key matrix as one gpiozero device, shaped like a ButtonBoard: `value` is the set of keys held,
+    `when_pressed(key)` and `when_released(key)` are told each debounced change, a key being (row, column)."""
+    def __init__(self, rows, columns, *, stable_scans=4, period=0.005, pin_factory=None):
+        self.when_pressed = None  # called with the key, (row, column) counted from 0, once debounced as closed
+        self.when_released = None  # the same, once debounced as open
         self.stable_scans = stable_scans
         self.period = period
-        self.pressed = set()  # (row, column) of each key held, as debounced
+        self._held = set()  # (row, column) of each key held, as debounced
         self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
         self._lock = threading.Lock()
         self._scanned = threading.Condition(self._lock)  # told after every scan's reports
@@ -97,7 +100,7 @@ class MatrixScanner(CompositeDevice):
         if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
             self._release(self._rows)
         try:
-            seen = {r for r, c in (*self.pressed, *self._changing)}
+            seen = {r for r, c in (*self._held, *self._changing)}
             rows = list(enumerate(self._rows))
             known, others = [rw for rw in rows if rw[0] in seen], [rw for rw in rows if rw[0] not in seen]
             found = self._alone(known, range(len(columns)))
@@ -117,7 +120,7 @@ class MatrixScanner(CompositeDevice):
     @property
     def is_idle(self):
         """No key held, none changing: nothing to scan for until one closes."""
-        return not self.pressed and not self._changing
+        return not self._held and not self._changing
 
     def _low_columns(self, rows, columns):
         """The columns that read low while `rows` are driven low; then the rows are high-impedance again."""
@@ -182,8 +185,8 @@ class MatrixScanner(CompositeDevice):
             closed = self.read()
             self.scans += 1
             changed = []
-            for key in sorted((closed ^ self.pressed) | self._changing.keys()):
-                if (key in closed) == (key in self.pressed):
+            for key in sorted((closed ^ self._held) | self._changing.keys()):
+                if (key in closed) == (key in self._held):
                     del self._changing[key]  # it bounced back: chatter
                     continue
                 count = self._changing.get(key, 0) + 1
@@ -191,15 +194,27 @@ class MatrixScanner(CompositeDevice):
                     self._changing[key] = count
                     continue
                 self._changing.pop(key, None)
-                self.pressed.symmetric_difference_update({key})
-                changed.append((*key, key in self.pressed))
-            for row, column, pressed in changed:
+                self._held.symmetric_difference_update({key})
+                changed.append((key, key in self._held))
+            for key, pressed in changed:
+                report = self.when_pressed if pressed else self.when_released
                 try:
-                    self.on_change(row, column, pressed)
+                    if report:
+                        report(key)
                 except Exception:  # the state is settled already: one failing report must not hide the next
                     log.exception("a key change could not be handled")
             self._scanned.notify_all()
             return changed
+
+    @property
+    def value(self):
+        """The keys held, as debounced: a frozenset of (row, column)."""
+        return frozenset(self._held)
+
+    @property
+    def is_active(self):
+        """Whether any key is held."""
+        return bool(self._held)
 
     @property
     def is_scanning(self):
@@ -212,14 +227,14 @@ class MatrixScanner(CompositeDevice):
         if not self.is_scanning:
             for _ in range(self.stable_scans):
                 self.scan()
-            return (key in self.pressed) == pressed
+            return (key in self._held) == pressed
         with self._scanned:
-            return self._scanned.wait_for(lambda: (key in self.pressed) == pressed, timeout)
+            return self._scanned.wait_for(lambda: (key in self._held) == pressed, timeout)
 
     def ghosts(self):
         """Held keys that could be ghosts: the corners of every rectangle of held keys. With diodes all four
         keys are really held; without, any one of them may be the ghost of the other three."""
-        held = self.pressed
+        held = self._held
         found = set()
         for (r1, c1), (r2, c2) in itertools.combinations(sorted(held), 2):
             if r1 < r2 and c1 != c2 and (r1, c2) in held and (r2, c1) in held:

@@ -101,14 +101,54 @@ def wires(pinmap):
     return found | {("host", name): (pin,) for name, pin in pinmap.host.items()}
 
 
+class DirectKeys:
+    """A pin per key, each a DebouncedButton: the key matrix's twin, with its surface (`value`, the keys held as
+    debounced; `when_pressed(key)`, `when_released(key)`), a key being whatever names its pin in `pins`."""
+
+    def __init__(self, pins, debounce, *, clock=time.monotonic, schedule=later, pin_factory=None):
+        self.when_pressed = self.when_released = None
+        self.buttons = {key: DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._told(self.when_pressed, k),
+                                             when_released=lambda k=key: self._told(self.when_released, k),
+                                             clock=clock, schedule=schedule, pin_factory=pin_factory)
+                        for key, pin in pins.items()}
+
+    @staticmethod
+    def _told(report, key):
+        if report:
+            report(key)
+
+    @property
+    def value(self):
+        return frozenset(key for key, button in self.buttons.items() if button.is_pressed)
+
+    @property
+    def is_active(self):
+        return bool(self.value)
+
+    def close(self):
+        for button in self.buttons.values():
+            button.close()
+
+
 class _Pads:
-    """What both wirings share: presses reach on_seat(seat, button) with 0-based seats and buttons 1–8, or
-    on_host(name). Each key is named ("seat", seat, button) or ("host", name). No error in a handler ends the
+    """What both wirings share: a map from each key of the wiring's device (a DirectKeys or a MatrixScanner, with
+    the same surface) to what it is on the pads, ("seat", seat, button) or ("host", name). Presses reach
+    on_seat(seat, button) with 0-based seats and buttons 1–8, or on_host(name). No error in a handler ends the
     thread that reads the pins: it is logged (once for each kind of error) and the next press is read as usual."""
 
-    def __init__(self, on_seat, on_host):
+    def __init__(self, device, names, on_seat, on_host):
+        self.device, self.names = device, names  # names: the device's key -> the pads' key
+        self.places = {name: key for key, name in names.items()}
         self._on_seat, self._on_host = on_seat, on_host
         self._logged = set()
+        device.when_pressed = self._device_pressed
+
+    def _device_pressed(self, key):
+        if key in self.names:  # the host row's buttons 6–8 of a matrix are not wired to anything
+            self._pressed(self.names[key])
+
+    def is_pressed(self, key):
+        return self.places[key] in self.device.value
 
     def _pressed(self, key):
         kind, *where = key
@@ -125,18 +165,14 @@ class _Pads:
 
 
 class DirectPads(_Pads):
-    """A pin per button, each read as a DebouncedButton."""
+    """A pin per button: DirectKeys, each key named as on the pads."""
 
     def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
-        super().__init__(on_seat, on_host)
-        self.debounce = debounce = pinmap.debounce_ms / 1000
-        common = {"clock": clock, "schedule": schedule, "pin_factory": pin_factory}
-        self.buttons = {}
-        for key, (pin,) in wires(pinmap).items():
-            self.buttons[key] = DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._pressed(k), **common)
-
-    def is_pressed(self, key):
-        return self.buttons[key].is_pressed
+        self.debounce = pinmap.debounce_ms / 1000
+        keys = DirectKeys({key: pin for key, (pin,) in wires(pinmap).items()}, self.debounce, clock=clock,
+                          schedule=schedule, pin_factory=pin_factory)
+        super().__init__(keys, {key: key for key in keys.buttons}, on_seat, on_host)
+        self.buttons = keys.buttons
 
     def held(self):
         """The keys whose contact reads closed now (a key held since before the box started included)."""
@@ -154,8 +190,7 @@ class DirectPads(_Pads):
         pin.drive_low() if down else pin.drive_high()
 
     def close(self):
-        for button in self.buttons.values():
-            button.close()
+        self.device.close()
 
 
 class MatrixPads(_Pads):
@@ -164,28 +199,21 @@ class MatrixPads(_Pads):
     pins, and the virtual box's taps close its keys."""
 
     def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, simulated=None, period=SCAN_PERIOD):
-        super().__init__(on_seat, on_host)
-        self.keys = [row + [None] * (BUTTONS_PER_PAD - len(row)) for row in key_rows(len(pinmap.seats))]
-        self.places = {key: (r, c) for r, row in enumerate(self.keys) for c, key in enumerate(row) if key}
         self.simulated = simulated  # mock mode: the matrix on the mock pins, which the virtual box's taps close
         stable = max(2, math.ceil(pinmap.debounce_ms / 1000 / period))
-        self.scanner = MatrixScanner(pinmap.rows, pinmap.columns, self._changed, stable_scans=stable, period=period,
+        self.scanner = MatrixScanner(pinmap.rows, pinmap.columns, stable_scans=stable, period=period,
                                      pin_factory=pin_factory)
+        rows = key_rows(len(pinmap.seats))
+        super().__init__(self.scanner, {(r, c): key for r, row in enumerate(rows) for c, key in enumerate(row)},
+                         on_seat, on_host)
+        self.rows = len(rows)
 
     def start(self):
         self.scanner.start()
 
-    def _changed(self, row, column, pressed):
-        key = self.keys[row][column]
-        if key and pressed:  # the host row's buttons 6–8 are not wired to anything; a release does nothing
-            self._pressed(key)
-
-    def is_pressed(self, key):
-        return self.places[key] in self.scanner.pressed
-
     def held(self):
         """The keys the scanner holds as pressed (a key held since before the box started included)."""
-        return [key for key, place in self.places.items() if place in self.scanner.pressed]
+        return [self.names[key] for key in sorted(self.scanner.value) if key in self.names]
 
     settle_time = 0  # a tap returns once the scan has debounced it
 

@@ -2,7 +2,7 @@
 each column pin reads low while a closed path leads it to a row driven low. With diodes a path is one key
 (current flows from a column to a row only); without, a path may run through any closed keys, which is how
 a real matrix shows ghost keys. A column whose level changes fires its edge callback, as a real pin's would;
-`reads` counts the columns' reads (what an idle scanner must not do)."""
+`reads` counts the columns' reads (what an idle scanner must not do), `drives` the rows driven low."""
 import threading
 import time
 
@@ -17,6 +17,7 @@ class SimulatedMatrix:
         self.closed = frozenset()  # (row, column) of each key held down: replaced whole, so a read needs no lock
         self._rows_of = {}  # column -> the rows its closed keys join it to (with diodes, all a read needs)
         self.reads = 0
+        self.drives = 0
         self.watched = set()  # the columns with an edge callback
         # The virtual box closes keys from web threads: one lock, or two at once may lose one's key. A scan
         # reads what they replace whole, without it.
@@ -94,6 +95,7 @@ class _RowPin:
     def _set_state(self, value):
         super()._set_state(value)
         if self.matrix is not None:
+            self.matrix.drives += not value
             self.matrix.edges(self.index)
 
 

@@ -27,8 +27,9 @@ def matrix(pin_factory):
     def make(diodes=True, stable_scans=4):
         simulated = SimulatedMatrix(pin_factory, ROWS, COLUMNS, diodes=diodes)
         changes = []
-        scanner = MatrixScanner(ROWS, COLUMNS, lambda *change: changes.append(change), stable_scans=stable_scans,
-                                pin_factory=pin_factory)
+        scanner = MatrixScanner(ROWS, COLUMNS, stable_scans=stable_scans, pin_factory=pin_factory)
+        scanner.when_pressed = lambda key: changes.append((*key, True))
+        scanner.when_released = lambda key: changes.append((*key, False))
         made.append(scanner)
         return simulated, scanner, changes
 
@@ -46,12 +47,12 @@ def test_a_single_press_is_reported_once_stable_and_so_is_its_release(matrix):
     simulated, scanner, changes = matrix()
     simulated.close(2, 5)
     scans(scanner, 3)
-    assert changes == [] and scanner.pressed == set()  # three scans are not yet the debounce's four
+    assert changes == [] and scanner.value == set()  # three scans are not yet the debounce's four
     scanner.scan()
-    assert changes == [(2, 5, True)] and scanner.pressed == {(2, 5)}
+    assert changes == [(2, 5, True)] and scanner.value == {(2, 5)}
     simulated.open(2, 5)
     scans(scanner, 4)
-    assert changes == [(2, 5, True), (2, 5, False)] and scanner.pressed == set()
+    assert changes == [(2, 5, True), (2, 5, False)] and scanner.value == set()
 
 
 def test_idle_rows_are_high_impedance_and_a_pass_drives_one_row_at_a_time(matrix, pin_factory):
@@ -87,11 +88,11 @@ def test_n_key_rollover_with_diodes_three_corners_are_three_keys_and_four_are_fo
     for key in [(0, 0), (0, 1), (1, 0)]:
         simulated.close(*key)
     scans(scanner, 4)
-    assert scanner.pressed == {(0, 0), (0, 1), (1, 0)} and scanner.ghosts() == set()
+    assert scanner.value == {(0, 0), (0, 1), (1, 0)} and scanner.ghosts() == set()
     simulated.close(1, 1)
     scans(scanner, 4)
-    assert scanner.pressed == {(0, 0), (0, 1), (1, 0), (1, 1)}
-    assert scanner.ghosts() == scanner.pressed  # a rectangle: on a matrix without diodes, one might be a ghost
+    assert scanner.value == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert scanner.ghosts() == scanner.value  # a rectangle: on a matrix without diodes, one might be a ghost
 
 
 def test_without_diodes_three_corners_of_a_rectangle_close_a_ghost_fourth(matrix):
@@ -99,7 +100,7 @@ def test_without_diodes_three_corners_of_a_rectangle_close_a_ghost_fourth(matrix
     for key in [(0, 0), (0, 1), (1, 0)]:
         simulated.close(*key)
     scans(scanner, 4)
-    assert (1, 1) in scanner.pressed and (1, 1, True) in changes  # the ghost: nobody pressed it
+    assert (1, 1) in scanner.value and (1, 1, True) in changes  # the ghost: nobody pressed it
     assert scanner.ghosts() == {(0, 0), (0, 1), (1, 0), (1, 1)}
 
 
@@ -108,7 +109,7 @@ def test_without_diodes_keys_that_share_no_row_or_column_stay_apart(matrix):
     for key in [(0, 0), (1, 1), (2, 2)]:
         simulated.close(*key)
     scans(scanner, 4)
-    assert scanner.pressed == {(0, 0), (1, 1), (2, 2)} and scanner.ghosts() == set()
+    assert scanner.value == {(0, 0), (1, 1), (2, 2)} and scanner.ghosts() == set()
 
 
 def test_contact_chatter_shorter_than_the_debounce_is_no_press(matrix):
@@ -132,12 +133,12 @@ def test_a_key_held_across_many_scans_is_one_press(matrix):
     simulated, scanner, changes = matrix()
     simulated.close(12, 0)  # the host panel's Menu, held
     scans(scanner, 500)
-    assert changes == [(12, 0, True)] and scanner.pressed == {(12, 0)}
+    assert changes == [(12, 0, True)] and scanner.value == {(12, 0)}
     simulated.close(3, 3)  # another key comes and goes while it is held
     scans(scanner, 4)
     simulated.open(3, 3)
     scans(scanner, 4)
-    assert changes == [(12, 0, True), (3, 3, True), (3, 3, False)] and scanner.pressed == {(12, 0)}
+    assert changes == [(12, 0, True), (3, 3, True), (3, 3, False)] and scanner.value == {(12, 0)}
 
 
 def test_a_column_shorted_to_ground_reads_low_with_no_row_driven(matrix):
@@ -150,11 +151,11 @@ def test_a_column_shorted_to_ground_reads_low_with_no_row_driven(matrix):
 def test_the_scanning_thread_reports_a_press_on_its_own(matrix):
     simulated, scanner, _ = matrix()
     seen = threading.Event()
-    scanner.on_change = lambda row, column, pressed: pressed and seen.set()
+    scanner.when_pressed = lambda key: seen.set()
     scanner.start()
     simulated.close(9, 1)
     assert seen.wait(2)
-    assert scanner.pressed == {(9, 1)}
+    assert scanner.value == {(9, 1)}
 
 
 def armed(scanner):
@@ -223,7 +224,7 @@ def test_a_scan_while_the_matrix_waits_reads_each_key_alone_and_leaves_every_row
 def test_the_scanning_thread_waits_again_once_every_key_is_up(matrix):
     simulated, scanner, _ = matrix()
     changed = threading.Semaphore(0)
-    scanner.on_change = lambda *change: changed.release()
+    scanner.when_pressed = scanner.when_released = lambda key: changed.release()
     scanner.start()
     for _ in range(3):  # press and release, three times
         armed(scanner)
@@ -326,9 +327,10 @@ def test_a_mock_mode_pin_remembers_its_last_changes_only():
 def row_by_row(simulated, scanner):
     """The closed keys as a scan that drives every row alone and reads every column finds them."""
     found = set()
-    for r, row in enumerate(scanner._rows):
+    rows, columns = list(scanner)[:len(ROWS)], list(scanner)[len(ROWS):]  # its devices, rows first
+    for r, row in enumerate(rows):
         row.drive()
-        found |= {(r, c) for c, column in enumerate(scanner._columns) if column.is_low}
+        found |= {(r, c) for c, column in enumerate(columns) if column.is_low}
         row.release()
     return found
 
@@ -342,11 +344,15 @@ def test_a_read_finds_what_reading_every_row_alone_finds_whatever_the_last_scans
     what the last scans saw is wrong."""
     factory = MockFactory(revision="a020a0")
     simulated = SimulatedMatrix(factory, ROWS, COLUMNS, diodes=diodes)
-    scanner = MatrixScanner(ROWS, COLUMNS, lambda *change: None, pin_factory=factory)
+    scanner = MatrixScanner(ROWS, COLUMNS, pin_factory=factory)
     try:
+        for key in seen:  # what the last scans saw: keys closed then, open now
+            simulated.close(*key)
+        scans(scanner, scanner.stable_scans)
+        for key in seen:
+            simulated.open(*key)
         for key in closed:
             simulated.close(*key)
-        scanner.pressed = set(seen)
         assert scanner.read() == row_by_row(simulated, scanner)
     finally:
         scanner.close()
@@ -358,16 +364,13 @@ def test_a_held_key_is_read_on_its_row_and_the_other_rows_are_looked_at_together
     drives, 8 + 13 column reads): the scans of a press were most of its CPU in mock mode, and each pin change is a
     call on the Pi too."""
     simulated, scanner, changes = matrix()
-    drives = []
-    for row in scanner._rows:
-        row.drive = (lambda drive: lambda: (drives.append(1), drive()))(row.drive)
     simulated.close(3, 6)
+    drives = simulated.drives
     scanner.scan()  # a key just closed: no row known yet, every row at once, then each alone
-    assert len(drives) == 2 * len(ROWS)
-    drives.clear()
-    reads = simulated.reads
+    assert simulated.drives - drives == 2 * len(ROWS)
+    drives, reads = simulated.drives, simulated.reads
     scanner.scan()  # then its row alone, and the twelve others together
-    assert len(drives) == len(ROWS) and simulated.reads - reads == 2 * len(COLUMNS)
+    assert simulated.drives - drives == len(ROWS) and simulated.reads - reads == 2 * len(COLUMNS)
     scans(scanner, 2)
     assert changes == [(3, 6, True)]
     simulated.close(9, 6)  # another seat on the same button: found by the look at the other rows

@@ -1,7 +1,9 @@
 """Debounce and the press/release model, on mock pins and a manual clock."""
 import pytest
 
-from device.pads import DebouncedButton
+from device.matrix import MatrixScanner
+from device.pads import DebouncedButton, DirectKeys
+from device.simulated_matrix import SimulatedMatrix
 
 DEBOUNCE = 0.02
 
@@ -62,3 +64,36 @@ def test_two_presses_outside_the_window_are_two_presses(button, clock):
         button.pin.drive_high()
         clock.advance(0.05)
     assert [kind for kind, _ in button.events] == ["press", "release", "press", "release"]
+
+
+def test_the_key_matrix_and_direct_keys_share_one_surface_shaped_like_gpiozero(pin_factory, clock):
+    """Both wirings are one device each with the same surface, as gpiozero's ButtonBoard: `value` is the set of
+    keys held (debounced), `is_active` whether any is, and `when_pressed(key)` / `when_released(key)` are told each
+    change; the pads layer only maps a device's key to a seat's button."""
+    direct = DirectKeys({"a": 40, "b": 41}, DEBOUNCE, clock=clock, schedule=clock.schedule, pin_factory=pin_factory)
+    simulated = SimulatedMatrix(pin_factory, [5, 6], [12, 13, 16])
+    matrix = MatrixScanner([5, 6], [12, 13, 16], stable_scans=2, pin_factory=pin_factory)
+    told = []
+
+    def press(device, key, down):
+        if device is direct:
+            pin = direct.buttons[key].pin
+            pin.drive_low() if down else pin.drive_high()
+            clock.advance(0.1)
+        else:
+            simulated.close(*key) if down else simulated.open(*key)
+            for _ in range(matrix.stable_scans):
+                matrix.scan()
+    try:
+        for device, key in ((direct, "b"), (matrix, (1, 2))):
+            device.when_pressed = lambda k: told.append(("pressed", k))
+            device.when_released = lambda k: told.append(("released", k))
+            assert device.value == frozenset() and not device.is_active
+            press(device, key, True)
+            assert device.value == {key} and device.is_active and told[-1] == ("pressed", key)
+            press(device, key, False)
+            assert device.value == frozenset() and not device.is_active and told[-1] == ("released", key)
+        assert len(told) == 4
+    finally:
+        direct.close()
+        matrix.close()
