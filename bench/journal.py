@@ -49,8 +49,8 @@ def child(durability):
     if durability == "baseline":
         journal_module.DURABILITY = BASELINE
     pinmap = load_pinmap()
-    factory, simulated = mock_pins(pinmap)
-    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
+    factory, _ = mock_pins(pinmap)
+    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory)
     folder = Path(tempfile.mkdtemp())
     table = Table(Journal(folder / "journal.sqlite3"), random=random.Random(1))
     table.new_game("ponte", 3)

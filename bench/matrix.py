@@ -34,17 +34,17 @@ def thread_cpu(seconds):
     return 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
 
 
-def latencies(pads, presses=20):
+def latencies(pads, simulated, presses=20):
     """Seconds from closing a simulated key to its report, for `presses` presses (each released after)."""
     reported, found = threading.Semaphore(0), []
     pads.scanner.when_pressed = pads.scanner.when_released = lambda key: reported.release()
     for press in range(presses):
         time.sleep(0.02 + 0.001 * press)  # presses land at every phase of the scan period
         started = time.perf_counter()
-        pads.simulated.close(press % 12, press % 8)
+        simulated.close(press % 12, press % 8)
         reported.acquire()
         found.append(time.perf_counter() - started)
-        pads.simulated.open(press % 12, press % 8)
+        simulated.open(press % 12, press % 8)
         reported.acquire()
     return found
 
@@ -56,13 +56,13 @@ def main():
     args = parser.parse_args()
     pinmap = load_pinmap()
     factory, simulated = (real_pins(pinmap), None) if args.real else mock_pins(pinmap)
-    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
+    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory)
     try:
         scanner = pads.scanner
         pads.start()
         time.sleep(0.2)
         idle = thread_cpu(args.seconds)
-        waiting = None if args.real else statistics.median(latencies(pads))
+        waiting = None if args.real else statistics.median(latencies(pads, simulated))
         scanner.stop()
         stop = threading.Event()
         baseline = threading.Thread(target=polling, args=(scanner, stop), daemon=True)
@@ -77,9 +77,9 @@ def main():
             print(f"closed key → reported, median of 20: {waiting * 1000:.1f} ms (baseline {polled_latency * 1000:.1f}"
                   f" ms; {scanner.stable_scans} stable scans of {SCAN_PERIOD * 1000:.0f} ms)")
         # One read: idle; a key just closed (no row known yet); a key held (its row known from the last scans).
-        for what in ("idle", "with a key just closed", "with a key held") if pads.simulated else ("idle",):
+        for what in ("idle", "with a key just closed", "with a key held") if simulated else ("idle",):
             if what == "with a key just closed":
-                pads.simulated.close(0, 0)
+                simulated.close(0, 0)
             if what == "with a key held":  # debounced: its row known from the last scans
                 for _ in range(scanner.stable_scans):
                     scanner.scan()

@@ -215,10 +215,10 @@ def key_debounce(pinmap, presses=40):
     """The median ms from a key closing to its report on `pinmap`'s mock pins, by the scanner the box starts: the
     wait for the key to be steady, part of every box press here and of no baseline press."""
     factory, simulated = mock_pins(pinmap)
-    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory, simulated=simulated)
+    pads = MatrixPads(pinmap, lambda *a: None, lambda *a: None, pin_factory=factory)
     try:
         pads.start()
-        return 1000 * statistics.median(latencies(pads, presses))
+        return 1000 * statistics.median(latencies(pads, simulated, presses))
     finally:
         pads.close()
 

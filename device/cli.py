@@ -162,9 +162,9 @@ def doctor_main(argv):
         print(said("problem", line=e), file=sys.stderr)
         return 1
     from .pins import mock_pins
-    pins, simulated = mock_pins(pinmap) if args.mock else (None, None)  # on a Pi the doctor finds the back-end
+    pins = mock_pins(pinmap)[0] if args.mock else None  # on a Pi the doctor finds the back-end
     return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock, pin_factory=pins,
-                    simulated=simulated, say=lambda line: print(line, flush=True)) else 0
+                    say=lambda line: print(line, flush=True)) else 0
 
 
 def wiring_main(argv):
@@ -316,13 +316,14 @@ class Scripted:
 
 
 def power_off():
-    """Shut the Pi down cleanly (the journal is on disk already). The service's user may: install.sh gives it
-    a polkit rule for logind's power-off."""
+    """Shut the Pi down cleanly (the journal is on disk already): None once it is going down, else why not. The
+    service's user may: install.sh gives it a polkit rule for logind's power-off."""
     done = subprocess.run(["systemctl", "poweroff"], capture_output=True, text=True)
     if done.returncode:
         logging.error("%s", said("cannot_power_off",
                                  error=done.stderr.strip() or said("systemctl_exited", code=done.returncode)))
-    return done.returncode == 0
+        return "poweroff_failed"
+    return None
 
 
 class StartError(Exception):
@@ -354,7 +355,9 @@ def serve(args):
     from .display import device_opener
     from .network import box_url
     from .pins import mock_pins, real_pins
+    from . import mock
     from .virtual_box import VirtualBox
+    from .web_port import WebPort
 
     try:
         pinmap = load_pinmap(args.pinmap)
@@ -375,8 +378,8 @@ def serve(args):
         # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
         # its own thread: a missing one is logged and tried again, the box referees on.
         box = Box(table, pinmap, device_opener(pinmap, args.mock, pin_factory), url=url,
-                  state=StateFile(args.data / "box.json"), pin_factory=pin_factory, simulated=simulated,
-                  power_off=None if args.mock else power_off)
+                  state=StateFile(args.data / "box.json"), pin_factory=pin_factory,
+                  power_off=mock.power_off if args.mock else power_off)
     except StorageError as e:
         table.close()
         raise StartError(e) from None
@@ -394,7 +397,8 @@ def serve(args):
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
             # for everything else, grown as phones come.
             threading.stack_size(512 * 1024)
-            app = create_app(box, virtual=VirtualBox(box) if args.mock else None)
+            virtual = VirtualBox(box, mock.Finger(box.pads, simulated)) if args.mock else None
+            app = create_app(WebPort(box), virtual=virtual)
             server = waitress.create_server(app, host=host, port=args.port, threads=FIRST_THREADS, **SERVER)
             app.config["CHANGES"].when_waiting = growing_threads(server.task_dispatcher, FIRST_THREADS)
         except OSError as e:

@@ -50,10 +50,9 @@ class Doctor:
     """Each check prints what it found through `say`; `problems` counts what needs fixing. `devices` is where
     the buses' device files are (/dev), `smbus` how an I2C bus is opened (smbus2's SMBus)."""
 
-    def __init__(self, pinmap, say=print, *, pin_factory=None, simulated=None, mock=False, devices=Path("/dev"),
-                 smbus=None):
+    def __init__(self, pinmap, say=print, *, pin_factory=None, mock=False, devices=Path("/dev"), smbus=None):
         self.pinmap, self.say, self.mock = pinmap, say, mock
-        self.pin_factory, self.simulated = pin_factory, simulated
+        self.pin_factory = pin_factory
         self.devices, self.smbus = devices, smbus
         self.problems = 0
         self.pads = None
@@ -163,7 +162,7 @@ class Doctor:
     def open_pads(self):
         self.pads = self._claim(said("doctor_pads_pins"), lambda: make_pads(
             self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
-            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory, simulated=self.simulated))
+            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory))
         return self.pads is not None
 
     def _claim(self, what, open_devices):

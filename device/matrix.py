@@ -221,8 +221,9 @@ class MatrixScanner(CompositeDevice):
         """Whether the scan runs on its own thread (start()ed and not stopped)."""
         return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
 
-    def settle(self, key, pressed, timeout=1.0):
-        """Wait until `key` (row, column) is debounced as `pressed` and reported: scanned here when no thread
+    def wait_for_state(self, key, pressed, timeout=1.0):
+        """Wait until `key` (row, column) is debounced as `pressed` (held or not) and reported, as whoever closes
+        a key and must know it was seen does (`arbitro doctor`, mock mode's finger): scanned here when no thread
         scans, else by the thread (which a closing key wakes). True once it is."""
         if not self.is_scanning:
             for _ in range(self.stable_scans):

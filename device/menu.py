@@ -17,16 +17,18 @@ LANGUAGE_ORDER = ("it", "en")
 
 
 class HostMenu:
-    def __init__(self, table, wired_seats, language, url=None, power_off=None, set_language=None, pairing=None,
+    def __init__(self, table, host, wired_seats, language, *, url=None, power_off=None, pairing=None,
                  pair_code=None):
-        self.table = table
+        """`table` is read; the host's actions go to `host` (new_game, undo, end_game: the phones' path, the
+        box's). `language`: the box's (device/language.py). `power_off()` shuts the box down: None once it is
+        going down, else the message id of why not."""
+        self.table, self.host = table, host
         self.pairing = pairing  # the phones paired (engine/pairing.py)
         self.pair_code = pair_code  # opens a code that pairs a phone with a seat or the host role (device/box.py)
-        self.power_off = power_off  # shuts the Pi down; True once it is going down (None in mock mode)
-        self.set_language = set_language  # the box's language, kept (the menu's own follows it)
+        self.power_off = power_off
+        self.language = language
         self.url = url  # where phones join; shown as a QR code
         self.wired_seats = wired_seats
-        self.lang = language
         # None (closed), "setup", "seal" (a new game's draws sealed), "undo", "main", "join" (the QR code), "pair"
         # (whom a phone is for), "code" (its code), "end", "poweroff" (asking), "off" (going down) or "failed" (it
         # could not power off: said on the OLED until a key)
@@ -40,6 +42,10 @@ class HostMenu:
         self.seats = GAMES[self.game].seats[0]
         self.options = self._defaults()
         self.message = None
+
+    @property
+    def lang(self):
+        return self.language.value
 
     @property
     def is_open(self):
@@ -106,7 +112,7 @@ class HostMenu:
                 chosen = entries[self.entry % len(entries)]
                 if chosen == "language":  # the other language at once; the menu stays open, in it
                     other = LANGUAGE_ORDER[(LANGUAGE_ORDER.index(self.lang) + 1) % len(LANGUAGE_ORDER)]
-                    self.set_language(other)
+                    self.language.choose(other)
                 elif chosen == "new":  # the game in play ends when the new one starts (it stays in the history)
                     self.open("setup")
                 else:
@@ -169,7 +175,7 @@ class HostMenu:
     def _start(self):
         self.mode = None
         try:
-            self.table.new_game(self.game, self.seats, self.options)
+            self.host.new_game(self.game, self.seats, self.options)
         except Rejected as e:
             self.message = render(self.lang, e.message)
             return
@@ -181,19 +187,18 @@ class HostMenu:
         if name != "ok":
             return True
         if mode == "poweroff":
-            if self.power_off is None:  # mock mode: nothing to power off
-                self.mode, self.message = "failed", text(self.lang, "poweroff_mock")
-            elif self.power_off():
+            why_not = self.power_off()
+            if why_not is None:
                 self.mode = "off"
             else:
-                self.mode, self.message = "failed", text(self.lang, "poweroff_failed")
+                self.mode, self.message = "failed", text(self.lang, why_not)
             return True
         try:
             if mode == "undo":
-                self.table.undo()
+                self.host.undo()
                 self.message = text(self.lang, "undone")
             else:
-                self.table.end_game()
+                self.host.end_game()
                 self.open("setup")
         except Rejected as e:
             if e.code == "game_sealed":  # said until OK: the table must know why its undo did nothing

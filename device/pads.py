@@ -178,28 +178,15 @@ class DirectPads(_Pads):
         """The keys whose contact reads closed now (a key held since before the box started included)."""
         return [key for key, button in self.buttons.items() if button.is_active]
 
-    @property
-    def settle_time(self):
-        """How long a tap must last to be seen, and a release to settle: past the debounce window."""
-        return self.debounce * 1.5
-
-    def tap(self, key, down):
-        """Close (down) or open a key on the mock pins, as a finger would: seen once it has lasted
-        `settle_time`."""
-        pin = self.buttons[key].pin
-        pin.drive_low() if down else pin.drive_high()
-
     def close(self):
         self.device.close()
 
 
 class MatrixPads(_Pads):
     """A row per pad (the host panel's last), a column per button, read by a MatrixScanner: on a thread of its
-    own once started, or by whoever calls its scan(). In mock mode a simulated matrix is handed in with the mock
-    pins, and the virtual box's taps close its keys."""
+    own once started, or by whoever calls its scan()."""
 
-    def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, simulated=None, period=SCAN_PERIOD):
-        self.simulated = simulated  # mock mode: the matrix on the mock pins, which the virtual box's taps close
+    def __init__(self, pinmap, on_seat, on_host, *, pin_factory=None, period=SCAN_PERIOD):
         stable = max(2, math.ceil(pinmap.debounce_ms / 1000 / period))
         self.scanner = MatrixScanner(pinmap.rows, pinmap.columns, stable_scans=stable, period=period,
                                      pin_factory=pin_factory)
@@ -215,23 +202,12 @@ class MatrixPads(_Pads):
         """The keys the scanner holds as pressed (a key held since before the box started included)."""
         return [self.names[key] for key in sorted(self.scanner.value) if key in self.names]
 
-    settle_time = 0  # a tap returns once the scan has debounced it
-
-    def tap(self, key, down):
-        """Close (down) or open a key of the simulated matrix; the box has seen it on return. A started scanner
-        sees it on its own thread, as it would a finger's: no second scan runs beside it."""
-        place = self.places[key]
-        self.simulated.close(*place) if down else self.simulated.open(*place)
-        self.scanner.settle(place, down)
-
     def close(self):
         self.scanner.close()
 
 
-def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None,
-              simulated=None):
-    """The pads of the pin map's wiring, on `pin_factory`'s pins (a matrix `simulated` on them in mock mode); call
-    start() to have them read on their own."""
+def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
+    """The pads of the pin map's wiring, on `pin_factory`'s pins; call start() to have them read on their own."""
     if pinmap.wiring == "matrix":
-        return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory, simulated=simulated)
+        return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory)
     return DirectPads(pinmap, on_seat, on_host, clock=clock, schedule=schedule, pin_factory=pin_factory)

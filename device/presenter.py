@@ -6,7 +6,7 @@ from . import screens
 
 class Presenter:
     def __init__(self, language):
-        self.lang = language
+        self.language = language  # the box's (device/language.py), read as it draws
         self.pages = []  # result pages queued for reading
         self.index = 0
         self._chapters = {}  # key -> pages of it already queued
@@ -26,7 +26,7 @@ class Presenter:
         if view.get("game") is None:
             self.reset()
             return
-        found = dict(screens.chapters(view, self.lang))
+        found = dict(screens.chapters(view, self.language.value))
         if any(found.get(key) != pages for key, pages in self._chapters.items()):
             del self.pages[self.index:]  # an undo took results back: unread pages are stale
             self._chapters = {key: pages for key, pages in self._chapters.items() if found.get(key) == pages}
@@ -62,4 +62,4 @@ class Presenter:
     def screen(self, view):
         if self.index < len(self.pages):
             return self.pages[self.index]
-        return screens.live(view, self.lang)
+        return screens.live(view, self.language.value)

@@ -3,7 +3,6 @@ tests). A click presses and lets go a key of the mock pins as a finger would, so
 code runs as on the Pi; it also says what each pad's buttons do now and shows the OLED as an image. The
 composition root builds it beside the box, on mock pins only; the box itself knows nothing of it."""
 import threading
-import time
 
 from engine.games import GAMES
 
@@ -13,9 +12,9 @@ from .texts import text
 
 
 class VirtualBox:
-    def __init__(self, box, *, sleep=time.sleep):
-        self.box = box
-        self.sleep = sleep
+    def __init__(self, box, finger):
+        """`finger` presses the box's keys on the mock pins (device/mock.py)."""
+        self.box, self.finger = box, finger
         self._outcomes = {}  # key -> what its latest press did
         self._handled = threading.Condition()
         box.when_handled = self._press_handled
@@ -28,14 +27,10 @@ class VirtualBox:
     def press(self, seat=None, button=None, host=None, hold=None):
         """Press and release a button as a finger would: held for `hold` seconds, or as long as the pads take to
         see it (its debounce). Returns what the press did (None when it did nothing)."""
-        pads = self.box.pads
         key = ("host", host) if host is not None else ("seat", seat, button)
         with self._handled:
             self._outcomes.pop(key, None)
-        pads.tap(key, True)
-        self.sleep(pads.settle_time if hold is None else hold)
-        pads.tap(key, False)
-        self.sleep(pads.settle_time)
+        self.finger.press(key, hold)
         with self._handled:  # the box applies presses on a thread of its own once started: wait for it
             self._handled.wait_for(lambda: key in self._outcomes, timeout=10)
             return self._outcomes.pop(key, None)
@@ -49,13 +44,13 @@ class VirtualBox:
             game = box.table.game
             if prompt is not None and prompt.pad is None:
                 keys = dict(zip(SPARE, prompt.keys))
-                return [text(box.lang, KEY_WORDS[b]) if b in KEY_WORDS else
-                        text(box.lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
+                return [text(box.language.value, KEY_WORDS[b]) if b in KEY_WORDS else
+                        text(box.language.value, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
             if prompt is not None:
                 labels = [choice.label if choice else "" for choice in prompt.pad]
             else:
                 labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
-            return [text(box.lang, label, game) if label else "" for label in labels]
+            return [text(box.language.value, label, game) if label else "" for label in labels]
 
     def oled_png(self):
         """The OLED's image as the panel shows it: each frame is a new image, so it is encoded off every lock."""

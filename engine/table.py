@@ -199,6 +199,12 @@ class Table:
     def seats(self) -> int:
         return cast(int, self._record.header["seats"]) if self._record else 0
 
+    def snapshot(self, read: Callable[[int, Callable[[Viewer], View]], T]) -> T:
+        """read(version, view_of) in one read of the table: every view `view_of(viewer)` gives is at `version`,
+        and no change is made meanwhile. Returns what `read` returns."""
+        with self._lock:
+            return read(self.version, self.view)
+
     def view(self, viewer: Viewer = "public") -> View:
         """The view of `viewer`; a seat's view carries its prompt (what it may do now)."""
         with self._lock:

@@ -5,8 +5,8 @@ import pytest
 
 from engine.journal import Journal
 from engine.state_file import StateFile
-from games.ponte import rules as ponte
 from engine.table import Table
+from games.ponte import rules as ponte
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"  # the builder's files (its pinmap.toml: the default)
 DIRECT_PINMAP = HARDWARE / "pinmap-direct.toml"  # four pads, a pin per button
@@ -91,13 +91,15 @@ def virtual(box):
 
 def simulated_pads(factory, on_seat, on_host, **options):
     """MatrixPads of the default pin map on `factory`'s mock pins with the matrix simulated on them, as the
-    composition root makes them in mock mode."""
+    composition root makes them in mock mode, and the finger that presses them (device/mock.py)."""
     from device.config import load_pinmap
+    from device.mock import Finger
     from device.pads import MatrixPads
     from device.pins import simulated_matrix
     pinmap = load_pinmap()
-    return MatrixPads(pinmap, on_seat, on_host, pin_factory=factory, simulated=simulated_matrix(factory, pinmap),
-                      **options)
+    simulated = simulated_matrix(factory, pinmap)
+    pads = MatrixPads(pinmap, on_seat, on_host, pin_factory=factory, **options)
+    return pads, Finger(pads, simulated)
 
 
 @pytest.fixture
@@ -130,6 +132,7 @@ def make_box(tmp_path, clock, pin_factory):
 
     from luma.core.device import dummy
 
+    from device import mock
     from device.box import Box
     from device.config import load_pinmap
     from device.pins import simulated_matrix
@@ -144,10 +147,11 @@ def make_box(tmp_path, clock, pin_factory):
         table = Table(Journal(data / "journal.sqlite3"), reveal_delay=reveal_delay, schedule=clock.schedule,
                       **dice)
         loaded = load_pinmap(*[pinmap] if pinmap else [])
+        simulated = simulated_matrix(pins, loaded)  # as the composition root does in mock mode
         box = Box(table, loaded, device or dummy(width=128, height=64, mode="1"), url=url, clock=clock,
-                  schedule=clock.schedule, pin_factory=pins, simulated=simulated_matrix(pins, loaded),
-                  power_off=power_off, state=StateFile(data / "box.json"))
-        VIRTUAL[box] = VirtualBox(box, sleep=clock.advance)  # as the composition root does in mock mode
+                  schedule=clock.schedule, pin_factory=pins, power_off=power_off or mock.power_off,
+                  state=StateFile(data / "box.json"))
+        VIRTUAL[box] = VirtualBox(box, mock.Finger(box.pads, simulated, sleep=clock.advance))
         made.append(box)
         return box
 

@@ -18,13 +18,13 @@ def code_on_oled(box, target):
     """Open the code for `target` (("seat", n) or ("host",)) on the host panel, as a person would: the code the
     OLED shows, as read off it."""
     virtual(box).press(host="menu")
-    press_until(box, text(box.lang, "menu_join"))
+    press_until(box, text(box.language.value, "menu_join"))
     virtual(box).press(host="ok")  # the QR code, then OK: whom the phone is for
     virtual(box).press(host="ok")
-    press_until(box, who(box.lang, target))
+    press_until(box, who(box.language.value, target))
     virtual(box).press(host="ok")
     shown = box.display.screen
-    assert shown.title == text(box.lang, "code_for", who=who(box.lang, target))[:COLUMNS], shown
+    assert shown.title == text(box.language.value, "code_for", who=who(box.language.value, target))[:COLUMNS], shown
     return shown.lines[0]
 
 

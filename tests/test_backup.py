@@ -13,6 +13,7 @@ import pytest
 
 from device.cli import main
 from device.config import DEFAULT_PINMAP
+from device.web_port import WebPort
 from engine.backup import BackupError, restore
 from engine.journal import FORMAT, Journal, JournalError
 from engine.table import Table
@@ -159,7 +160,7 @@ def test_a_backup_is_not_restored_under_a_running_box(tmp_path):
 
 def test_the_host_downloads_the_backup_and_sees_what_software_the_box_runs(make_box):
     box = make_box()
-    client = create_app(box).test_client()
+    client = create_app(WebPort(box)).test_client()
     assert client.get("/api/host/backup").status_code == 403
     take(client, box, ("host",))
     box.table.new_game("ponte", 3)

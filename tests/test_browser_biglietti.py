@@ -14,8 +14,8 @@ import pytest
 
 from device.cursor import NEXT, OK, Cursor
 from engine.record import GameRecord, header
-from games.biglietti import rules as B
 from engine.words import lookup
+from games.biglietti import rules as B
 from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE

@@ -11,8 +11,8 @@ import urllib.request
 import pytest
 
 from device.cursor import NEXT, OK, Cursor
-from engine.words import say
 from engine.record import GameRecord, header
+from engine.words import say
 from games.leader1 import rules as L
 from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
 from tests.test_browser_phones import PHONE

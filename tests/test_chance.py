@@ -12,9 +12,9 @@ from device.cli import main
 from engine.chance import Committed, canonical, commitment, outcome, uniform, weights
 from engine.journal import Journal
 from engine.replay import Unchecked, replay, verify
+from engine.table import Table
 from games.leader1 import rules as leader1
 from games.ponte import rules as ponte
-from engine.table import Table
 from tests.test_contract import Side
 from web_companion import api
 

@@ -23,6 +23,7 @@ from engine.words import render as worded
 from engine.chance import draw as table_draw
 from tests.phones import take
 from device.display import render
+from device.web_port import WebPort
 from web_companion import api, create_app
 from tests.conftest import virtual
 
@@ -138,7 +139,7 @@ class Side:
 
     def __init__(self, box, seats):
         self.box = box
-        self.app = create_app(box, virtual=virtual(box))  # mock mode: the OLED image is served too
+        self.app = create_app(WebPort(box), virtual=virtual(box))  # mock mode: the OLED image is served too
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):

@@ -12,6 +12,7 @@ from PIL import Image
 
 from device import screens
 from device.display import HEIGHT, WIDTH, Display, Panel, device_opener, render
+from device.web_port import WebPort
 from web_companion import create_app
 from tests.conftest import virtual
 
@@ -122,9 +123,7 @@ class SlowPanel:
 
 def test_a_slow_display_delays_no_press_and_catches_up_with_the_newest_frame(make_box):
     panel = SlowPanel()
-    box = make_box(pinmap=None)
-    box.display.close()
-    box.display = Display(panel)
+    box = make_box(device=panel)
     box.table.new_game("ponte", 4)
     start = time.monotonic()
     for seat in range(3):
@@ -209,7 +208,7 @@ def test_the_phones_are_told_when_the_display_fails_and_when_it_answers_again(ma
     opener = Flaky(missing=10 ** 6)
     box = make_box(device=opener)
     box.display.retry = 0.01
-    client = create_app(box).test_client()
+    client = create_app(WebPort(box)).test_client()
     stream = client.get("/api/stream", buffered=False)
     chunks = iter(stream.response)
     assert next(chunks).decode() == "retry: 2000\n\n"

@@ -11,6 +11,7 @@ import pytest
 from device.config import load_pinmap
 from device.display import render
 from device.doctor import Doctor, run, doctor_screen
+from device.mock import Finger
 from device.pins import simulated_matrix
 from engine.journal import FORMAT
 from engine.version import version
@@ -28,10 +29,12 @@ def doctor(pin_factory):
     def make(pinmap=None, **options):
         lines, loaded = [], load_pinmap(*[pinmap] if pinmap else [])
         options.setdefault("mock", True)
-        if options["mock"]:  # as `arbitro doctor --mock` makes them: the matrix simulated on the mock pins
-            options.setdefault("simulated", simulated_matrix(pin_factory, loaded))
+        # as `arbitro doctor --mock` makes them: the matrix simulated on the mock pins, which the tests' finger
+        # presses (device/mock.py)
+        simulated = simulated_matrix(pin_factory, loaded) if options["mock"] else None
         made_doctor = Doctor(loaded, lines.append, pin_factory=pin_factory, **options)
-        made_doctor.lines = lines
+        made_doctor.lines, made_doctor.simulated = lines, simulated
+        made_doctor.finger = lambda: Finger(made_doctor.pads, simulated)
         made.append(made_doctor)
         return made_doctor
 
@@ -62,12 +65,12 @@ def test_each_press_is_named_with_its_wires_and_the_keys_not_pressed_are_listed(
     checking = doctor()
     checking.open_pads()
     checking.at_start()
-    pads = checking.pads
+    finger = checking.finger()
 
     def presses(seconds):  # the builder presses while the doctor waits
         for key in [("seat", 0, 1), ("seat", 11, 8), ("host", "ok"), ("seat", 0, 1)]:
-            pads.tap(key, True)
-            pads.tap(key, False)
+            finger.tap(key, True)
+            finger.tap(key, False)
 
     checking.watch(60, sleep=presses)
     assert checking.lines[1:5] == [
@@ -83,7 +86,7 @@ def test_each_press_is_named_with_its_wires_and_the_keys_not_pressed_are_listed(
 def test_a_key_held_at_start_is_a_stuck_key(doctor):
     checking = doctor()
     checking.open_pads()
-    checking.pads.simulated.close(2, 4)  # player 3's button 5
+    checking.simulated.close(2, 4)  # player 3's button 5
     checking.at_start()
     assert problems(checking.lines) == [
         "PROBLEM: player 3, button 5 reads pressed before anyone presses it (row GPIO 7, column GPIO 23): a stuck "
@@ -95,7 +98,7 @@ def test_a_key_held_at_start_is_a_stuck_key(doctor):
 def test_a_column_shorted_to_ground_is_one_problem_not_thirteen_stuck_keys(doctor):
     checking = doctor()
     checking.open_pads()
-    checking.pads.simulated.columns[2].drive_low()
+    checking.simulated.columns[2].drive_low()
     checking.at_start()
     assert problems(checking.lines) == ["PROBLEM: column 3 (GPIO 21) reads low with no row driven: it is shorted "
                                         "to ground"]
@@ -105,7 +108,7 @@ def test_a_rectangle_of_keys_warns_of_ghosts_where_a_diode_is_missing(doctor):
     checking = doctor()
     checking.open_pads()
     checking.at_start()
-    simulated, scanner = checking.pads.simulated, checking.pads.scanner
+    simulated, scanner = checking.simulated, checking.pads.scanner
     simulated.diodes = False  # a matrix built without diodes
     for place in [(0, 0), (0, 1), (1, 0)]:  # three keys held: the fourth corner, (1, 1), is a ghost
         simulated.close(*place)
@@ -138,7 +141,7 @@ def test_each_press_ticks_the_buzzer(doctor):
     checking.sounds.play = played.append
     checking.open_pads()
     checking.at_start()
-    checking.pads.tap(("seat", 4, 2), True)
+    checking.finger().tap(("seat", 4, 2), True)
     assert played == ["tick"] and "buzzer: a chord now, and a tick at each press (GPIO 27)" in checking.lines
 
 

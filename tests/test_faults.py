@@ -16,12 +16,13 @@ import pytest
 
 from device.config import DEFAULT_PINMAP
 from device.simulated_matrix import SimulatedMatrix
+from device.web_port import WebPort
 from engine import table as table_module
 from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
 from engine.rules import TERMINAL, Rejected
-from games.ponte import rules as ponte
 from engine.table import Table
+from games.ponte import rules as ponte
 from tests.conftest import held_round, press, simulated_pads, virtual
 from web_companion import create_app
 
@@ -56,11 +57,11 @@ def rows(path):
 def test_matrix_pads_start_no_thread_until_started(pin_factory):
     """Defect: MatrixPads started a real 5 ms scan thread at once, racing a test's own scans (1 run in 4)."""
     before = threading.active_count()
-    pads = simulated_pads(pin_factory, print, print)
+    pads, _ = simulated_pads(pin_factory, print, print)
     try:
-        assert threading.active_count() == before and pads.scanner._thread is None
+        assert threading.active_count() == before and not pads.scanner.is_scanning
         pads.start()
-        assert pads.scanner._thread.is_alive()
+        assert pads.scanner.is_scanning and threading.active_count() == before + 1
     finally:
         pads.close()
 
@@ -76,15 +77,15 @@ def test_an_error_in_a_press_handler_does_not_end_the_scan_thread(pin_factory, c
         taken.append((seat, button))
         return "taken"
 
-    pads = simulated_pads(pin_factory, on_seat, print)
+    pads, finger = simulated_pads(pin_factory, on_seat, print)
     pads.start()
     try:
         for _ in range(3):  # each press and release waited out as the scan thread debounces it, however slow
-            pads.simulated.close(4, 2)
-            assert pads.scanner.settle((4, 2), True, timeout=10)
-            pads.simulated.open(4, 2)
-            assert pads.scanner.settle((4, 2), False, timeout=10)
-        assert taken == [(4, 3)] and pads.scanner._thread.is_alive()
+            finger.simulated.close(4, 2)
+            assert pads.scanner.wait_for_state((4, 2), True, timeout=10)
+            finger.simulated.open(4, 2)
+            assert pads.scanner.wait_for_state((4, 2), False, timeout=10)
+        assert taken == [(4, 3)] and pads.scanner.is_scanning
         assert caplog.text.count("a handler failed") == 1  # logged once, however often it happens
     finally:
         pads.close()
@@ -107,7 +108,7 @@ def test_a_box_error_refuses_the_press_visibly_and_the_next_press_works(make_box
     box.table.new_game("ponte", 3)
     disk = Disk(box.table._journal, monkeypatch)
     sounds = []
-    monkeypatch.setattr(box, "sound", sounds.append)
+    monkeypatch.setattr(box.sounds, "play", sounds.append)
     version, before = box.table.version, rows(tmp_path / "data" / "journal.sqlite3")
     disk.full = True
     assert virtual(box).press(seat=0, button=1) == {"status": "rejected", "error": "storage_full"}
@@ -171,7 +172,7 @@ def test_a_full_disk_refuses_each_kind_of_input_and_changes_nothing(tmp_path, cl
 def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
     box = make_box()
     box.table.new_game("ponte", 3)
-    client = create_app(box, virtual=virtual(box)).test_client()
+    client = create_app(WebPort(box), virtual=virtual(box)).test_client()
     virtual(box).press(seat=0, button=1)
     Disk(box.table._journal, monkeypatch).full = True
     answer = client.post("/api/host/undo", json={})

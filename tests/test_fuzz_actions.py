@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from device.web_port import WebPort
 from engine import games
 from tests.phones import take
 from tests.sixth_game import MONETA
@@ -56,10 +57,10 @@ def test_hostile_actions_on_every_route_never_answer_5xx_and_refusals_change_not
     rules = games.GAMES[name].rules
     box = make_box(data=data, pinmap=ONE_PAD)
     seats = rules.SEATS[1]
-    client = create_app(box, virtual=virtual(box)).test_client()
+    client = create_app(WebPort(box), virtual=virtual(box)).test_client()
     box.table.new_game(name, seats)
-    phones = {0: create_app(box, virtual=virtual(box)).test_client(),
-              seats - 1: create_app(box, virtual=virtual(box)).test_client()}
+    phones = {0: create_app(WebPort(box), virtual=virtual(box)).test_client(),
+              seats - 1: create_app(WebPort(box), virtual=virtual(box)).test_client()}
     for seat, phone in phones.items():
         take(phone, box, ("seat", seat))
     unattended = [s for s in range(1, seats - 1)]  # neither pad nor phone: the host acts for them

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from device.web_port import WebPort
 from engine.games import GAMES
 from web_companion import create_app
 from tests.conftest import virtual
@@ -70,7 +71,7 @@ def test_fuzzed_requests_never_answer_5xx_and_refusals_change_nothing(data, make
     COUNTED["requests"] = 0
     box = make_box(data=data)
     box.table.new_game("ponte", 4)
-    client = create_app(box, virtual=virtual(box) if mock else None).test_client()
+    client = create_app(WebPort(box), virtual=virtual(box) if mock else None).test_client()
 
     @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.lists(REQUEST, min_size=40, max_size=45))

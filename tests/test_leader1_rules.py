@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
+from engine.chance import draw
 from engine.record import GameRecord, header
 from engine.rules import CHANCE, PUBLIC, Rejected
 from games.leader1 import rules as L
 from games.leader1.die import DEFAULT_DIE, free_spaces, move_cost, success_rate
-from engine.chance import draw
 from tests.conftest import state_copies
 
 # Faces of the default die: 0–3 plain 3, 4 plain 4, 5 red 4, 6 orange 4, 7 blue 4, 8–11 plain 5.

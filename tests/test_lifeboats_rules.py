@@ -5,8 +5,8 @@ import re
 import pytest
 
 from engine.rules import PUBLIC, Rejected
-from games.lifeboats import rules as L
 from engine.rules.protocol import evolve
+from games.lifeboats import rules as L
 
 O, S = L.OFFICER, L.SAILOR
 

@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from device.config import load_pinmap
 from device.matrix import MatrixColumn, MatrixRow, MatrixScanner
+from device.mock import Finger
 from device.pads import MatrixPads
 from device.pins import KEPT_STATES, MOCK_REVISIONS, BoxMockPin, mock_pins
 from device.simulated_matrix import SimulatedMatrix
@@ -237,22 +238,22 @@ def test_the_scanning_thread_waits_again_once_every_key_is_up(matrix):
 
 def test_matrix_pads_name_the_seat_and_button_or_the_host_button(pin_factory):
     pressed = []
-    pads = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)) or "seat",
-                          lambda name: pressed.append(name) or "host")
+    pads, finger = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)) or "seat",
+                                  lambda name: pressed.append(name) or "host")
     try:
         assert pads.scanner.stable_scans == 4  # 20 ms of debounce at a scan every 5 ms
-        pads.tap(("seat", 11, 8), True)
+        finger.tap(("seat", 11, 8), True)
         assert pressed == [(11, 8)] and pads.is_pressed(("seat", 11, 8))  # seen on return
-        pads.tap(("seat", 11, 8), False)
-        pads.tap(("host", "undo"), True)
-        pads.tap(("host", "undo"), False)
-        pads.simulated.close(12, 7)  # the host row's buttons 6–8 are not wired to anything
+        finger.tap(("seat", 11, 8), False)
+        finger.tap(("host", "undo"), True)
+        finger.tap(("host", "undo"), False)
+        finger.simulated.close(12, 7)  # the host row's buttons 6–8 are not wired to anything
         for _ in range(4):
             pads.scanner.scan()
         assert pressed == [(11, 8), "undo"] and not pads.is_pressed(("seat", 11, 8))
     finally:
         pads.close()
-    simulated_pads(pin_factory, print, print).close()  # closing freed every pin
+    simulated_pads(pin_factory, print, print)[0].close()  # closing freed every pin
 
 
 def test_a_simulated_matrix_needs_mock_pins():
@@ -268,10 +269,9 @@ def test_mock_mode_makes_the_board_s_mock_pins_and_the_matrix_on_them_and_hands_
     factory, simulated = mock_pins(pinmap)
     assert isinstance(factory, MockFactory) and factory.board_info.revision == MOCK_REVISIONS[pinmap.board]
     heard = []
-    pads = MatrixPads(pinmap, lambda seat, button: heard.append((seat, button)), print, pin_factory=factory,
-                      simulated=simulated)
+    pads = MatrixPads(pinmap, lambda seat, button: heard.append((seat, button)), print, pin_factory=factory)
     try:
-        pads.tap(("seat", 0, 1), True)
+        Finger(pads, simulated).tap(("seat", 0, 1), True)
         assert heard == [(0, 1)]
     finally:
         pads.close()
@@ -282,14 +282,14 @@ def test_a_tap_on_started_pads_is_scanned_by_the_scanner_alone_and_seen_on_retur
     """Defect (bench/phones.py): each virtual press ran 8 scans of its own beside the started scanner's, which
     cost more than the rest of the press. Now the scanner's thread sees the tap, as it would a finger's."""
     pressed = []
-    pads = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)), print)
+    pads, finger = simulated_pads(pin_factory, lambda seat, button: pressed.append((seat, button)), print)
     scanned_on, scan = [], pads.scanner.scan
     pads.scanner.scan = lambda: scanned_on.append(threading.current_thread().name) or scan()
     pads.start()
     try:
-        pads.tap(("seat", 3, 5), True)
+        finger.tap(("seat", 3, 5), True)
         assert pads.is_pressed(("seat", 3, 5)) and pressed == [(3, 5)]  # seen on return
-        pads.tap(("seat", 3, 5), False)
+        finger.tap(("seat", 3, 5), False)
         assert not pads.is_pressed(("seat", 3, 5))
         assert set(scanned_on) == {"matrix"} and len(scanned_on) >= 2 * pads.scanner.stable_scans
     finally:

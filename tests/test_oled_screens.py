@@ -10,15 +10,16 @@ from PIL import Image, ImageDraw
 from device import screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.font import drawable
-from games.biglietti import oled as biglietti_pages
-from games.lifeboats import oled as lifeboats_pages
-from games.ponte import oled as ponte_pages
+from device.language import Language
 from device.menu import HostMenu
 from device.texts import text
 from engine.games import GAMES
 from engine.pairing import Pairing
 from engine.state_file import MemoryState
 from engine.table import Table
+from games.biglietti import oled as biglietti_pages
+from games.lifeboats import oled as lifeboats_pages
+from games.ponte import oled as ponte_pages
 from tests.browser import SCREENSHOTS
 
 BODY_TOP = LINE + 1
@@ -34,8 +35,8 @@ def every_screen(lang):
             table = Table(random=random.Random(seats))
             table.new_game(name, seats)
             pairing = Pairing(MemoryState())
-            menu = HostMenu(table, 4, lang, "http://192.168.100.200:65535", pairing=pairing,
-                            pair_code=lambda target: pairing.open(target, seats))
+            menu = HostMenu(table, table, 4, Language(MemoryState(), lang), url="http://192.168.100.200:65535",
+                            pairing=pairing, pair_code=lambda target: pairing.open(target, seats))
             while True:
                 shown = table.view()
                 found.setdefault(screens.live(shown, lang), None)
@@ -72,7 +73,8 @@ def every_screen(lang):
             found.setdefault(menu.screen(), None)
             pairing.close(menu.code.target)  # and the code expired
             found.setdefault(menu.screen(), None)
-    sealed = HostMenu(Table(seeds=lambda: bytes(32)), 4, lang, None)  # a game whose draws are sealed
+    table = Table(seeds=lambda: bytes(32))
+    sealed = HostMenu(table, table, 4, Language(MemoryState(), lang))  # a game whose draws are sealed
     sealed.table.new_game("ponte", 3)
     sealed.mode = "seal"
     found.setdefault(sealed.screen(), None)

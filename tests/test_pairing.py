@@ -6,18 +6,19 @@ import base64
 import random
 import tracemalloc
 
+from device.web_port import WebPort
 from engine import pairing as pairing_module
 from engine.pairing import Pairing, PairingRefused, guesser
-from games.ponte import rules as ponte
 from engine.state_file import MemoryState, StateFileError
 from engine.version import about
+from games.ponte import rules as ponte
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import code_on_oled, take
 from web_companion import create_app
 
 
 def phone(box, address="192.168.1.50"):
-    client = create_app(box).test_client()
+    client = create_app(WebPort(box)).test_client()
     client.environ_base["REMOTE_ADDR"] = address
     return client
 
@@ -206,8 +207,8 @@ def test_tokens_and_the_language_survive_a_restart_and_a_new_game_with_as_many_s
     pin_factory.reset()
 
     again = make_box()
-    seat_phone.application.config["BOX"] = host_phone.application.config["BOX"] = again
-    assert again.lang == "en" and again.display.screen.title.startswith("Match")
+    seat_phone.application.config["BOX"] = host_phone.application.config["BOX"] = WebPort(again)
+    assert again.language.value == "en" and again.display.screen.title.startswith("Match")
     assert seat_view(seat_phone)["viewer"] == 3
     assert host_phone.get("/api/host").get_json() == {"host": True, "language": "en", **about()}
     assert host_phone.post("/api/host/game", json={"game": "lifeboats", "seats": 4, "options": {}}

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from device.web_port import WebPort
 from engine.version import about
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import take
@@ -11,7 +12,7 @@ from web_companion import api, create_app
 
 @pytest.fixture
 def app(box):
-    return create_app(box)
+    return create_app(WebPort(box))
 
 
 def press(box, seat, button):
@@ -95,7 +96,7 @@ def test_host_actions_need_the_host_role(app, box):
 def test_an_option_refused_is_named_as_its_field_is_labelled_in_the_hosts_language(app, box):
     """Defect: option errors named the option's key in English ("opzione colours: …", "opzione lanes: …
     l'opzione islands ne elenca 1 (da 0)"), and counted islands from 0."""
-    host = create_app(box, virtual=virtual(box)).test_client()
+    host = create_app(WebPort(box), virtual=virtual(box)).test_client()
     answers = [host.post("/api/host/game?lang=it", json={"game": "lifeboats", "seats": 3, "options": options})
                for options in ({"colours": ["rosso"]}, {"lanes": [1, 0, 0, 0, 0, 0, 0], "islands": [[8, 6]]},
                                {"boat_seats": 4})]
@@ -110,7 +111,7 @@ def test_an_option_refused_is_named_as_its_field_is_labelled_in_the_hosts_langua
 def test_every_undo_is_told_on_the_oled_and_every_phone_naming_whose_action_it_took_back(app, box):
     """Defect: an undo from /host silently removed a move from the map and the history; the OLED said "Annullato"
     only when the undo came from the host panel."""
-    host = create_app(box, virtual=virtual(box)).test_client()  # mock mode: the laptop's browser is the host
+    host = create_app(WebPort(box), virtual=virtual(box)).test_client()  # mock mode: the laptop's browser is the host
     phone = app.test_client()
     press(box, 0, 5)
     press(box, 2, 1)
@@ -127,7 +128,7 @@ def test_every_undo_is_told_on_the_oled_and_every_phone_naming_whose_action_it_t
 
 
 def test_the_host_starts_ends_and_downloads_games_and_sets_the_oled_language(app, box):
-    client = create_app(box, virtual=virtual(box)).test_client()  # mock mode: host controls are open
+    client = create_app(WebPort(box), virtual=virtual(box)).test_client()  # mock mode: host controls are open
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {"deal": "box"}}
                        ).status_code == 201
     assert box.table.view()["seats"] == 3
@@ -267,8 +268,8 @@ def test_the_rules_pages_are_for_players_in_both_languages(app):
 def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     box = make_box(pinmap=DIRECT_PINMAP)
     box.table.new_game("ponte", 6)  # the pin map wires 4 pads
-    client = create_app(box).test_client()
-    host_phone = create_app(box, virtual=virtual(box)).test_client()
+    client = create_app(WebPort(box)).test_client()
+    host_phone = create_app(WebPort(box), virtual=virtual(box)).test_client()
     assert [s["viewer"] for s in host_phone.get("/api/host/seats").get_json()["seats"]] == [4, 5]
     assert take(client, box, ("seat", 5)) == {"seat": 5, "host": False}
     assert client.post("/api/seats/5/act", json={"action": {"seat": 5, "pick": "salto_atletico"}}).status_code == 200
@@ -279,7 +280,7 @@ def test_a_seat_no_pad_wires_plays_by_phone_or_through_the_host(make_box):
     for seat in (3, 5):  # a seat with its own pad or phone plays for itself
         refused = host_phone.post(f"/api/host/seats/{seat}/act", json={"action": {"seat": seat, "pick": "vertigini"}})
         assert refused.status_code == 403 and "plays by its own pad or phone" in refused.get_json()["error"]
-    assert create_app(box).test_client().get("/api/host/seats").status_code == 403
+    assert create_app(WebPort(box)).test_client().get("/api/host/seats").status_code == 403
 
 
 def test_every_page_and_asset_is_served_by_the_box(app):
@@ -296,7 +297,7 @@ def test_every_page_and_asset_is_served_by_the_box(app):
 def test_the_history_keeps_every_game_finished_or_ended_with_its_log(make_box):
     """Defect: ending a game threw it away (its result gone, its log 409). Every game stays in the history."""
     box = make_box()
-    client = create_app(box, virtual=virtual(box)).test_client()
+    client = create_app(WebPort(box), virtual=virtual(box)).test_client()
     assert client.post("/api/host/game", json={"game": "ponte", "seats": 3, "options": {}}).status_code == 201
     press(box, 0, 1)
     assert client.post("/api/host/end", json={}).status_code == 200
@@ -325,7 +326,7 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
     renders, encodings = [], []
     changes, dumps = app.config["CHANGES"], json.dumps
     view = changes.view  # the phones' renders (the OLED renders its own)
-    monkeypatch.setattr(changes, "view", lambda viewer: (renders.append(viewer), view(viewer))[1])
+    monkeypatch.setattr(changes, "view", lambda viewer, view_of: (renders.append(viewer), view(viewer, view_of))[1])
     monkeypatch.setattr("web_companion.streams.json.dumps",  # views (the box's health is encoded as it changes)
                         lambda shown, **k: (encodings.append("version" in shown), dumps(shown, **k))[1])
     for version in range(3):  # three presses: each version rendered once per viewer, however many follow it

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.replay import replay
-from games.ponte import rules as ponte
 from engine.table import Table
+from games.ponte import rules as ponte
 
 GAMES = int(os.environ.get("PONTE_PROPERTY_GAMES", "300"))  # more by hand: PONTE_PROPERTY_GAMES=5000
 

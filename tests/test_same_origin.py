@@ -4,6 +4,7 @@ request a browser says came from another site, or a POST whose body is not decla
 changes nothing."""
 import pytest
 
+from device.web_port import WebPort
 from tests.conftest import virtual
 from web_companion import create_app
 
@@ -13,7 +14,7 @@ OTHER_SITES = [{"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetc
 
 @pytest.fixture
 def app(box):
-    return create_app(box, virtual=virtual(box))
+    return create_app(WebPort(box), virtual=virtual(box))
 
 
 def changing_routes(app):

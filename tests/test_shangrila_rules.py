@@ -6,8 +6,8 @@ import pytest
 
 from engine.record import GameRecord, header
 from engine.rules import PUBLIC, TERMINAL, Rejected
-from games.shangrila import rules as G
 from engine.rules.protocol import evolve
+from games.shangrila import rules as G
 from tests.conftest import state_copies, virtual
 
 GU, DR, FU, SA, PI, AS, YE = G.KINDS

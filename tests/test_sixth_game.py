@@ -14,6 +14,7 @@ from gpiozero.pins.mock import MockFactory
 
 from device import screens
 from device.labels import layout
+from device.web_port import WebPort
 from engine import games
 from engine.replay import replay
 from engine.rules import PUBLIC, Rejected
@@ -143,7 +144,7 @@ def test_it_is_played_on_the_pads_shown_on_the_oled_and_replayed(moneta, make_bo
 
 def test_the_phones_find_its_parts_words_and_rules_pages(moneta, make_box):
     box = make_box(pins=MockFactory(revision="a020a0"))
-    client = create_app(box).test_client()
+    client = create_app(WebPort(box)).test_client()
     page = client.get("/?lang=it").get_data(as_text=True)
     assert "/games/moneta/moneta.js" in page and "/games/moneta/moneta.css" in page
     assert "ARBITRO.games.moneta" in client.get("/games/moneta/moneta.js").get_data(as_text=True)

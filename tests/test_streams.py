@@ -11,6 +11,7 @@ import waitress
 from waitress.channel import HTTPChannel
 
 from device.cli import SERVER
+from device.web_port import WebPort
 from tests.conftest import virtual
 from web_companion import create_app, streams, waitress_writer
 
@@ -18,7 +19,7 @@ from web_companion import create_app, streams, waitress_writer
 @pytest.fixture
 def served(box):
     """(app, port): the web app on a waitress server of its own, set as the box sets it."""
-    app = create_app(box)
+    app = create_app(WebPort(box))
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8, **SERVER)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -85,7 +86,7 @@ def test_a_phone_that_left_is_let_go_at_the_next_change(box, served):
 
 
 def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
-    app = create_app(box)
+    app = create_app(WebPort(box))
 
     class Channel:  # a waitress connection whose phone reads no more: its unsent bytes pile up
         total_outbufs_len = waitress_writer.STALLED + 1

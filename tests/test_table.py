@@ -11,8 +11,8 @@ from engine.chance import commitment
 from engine.journal import Journal, JournalError
 from engine.replay import LogError, replay
 from engine.rules import Rejected
-from games.ponte import rules as ponte
 from engine.table import Table
+from games.ponte import rules as ponte
 from tests.conftest import held_round, press
 
 SALTO, SCATTO, PAURA, PRUDENTE, VERTIGINI, SPUNTO, ORDINE, PESANTE = ponte.CARDS

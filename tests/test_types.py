@@ -81,3 +81,21 @@ def test_a_game_whose_apply_breaks_the_contract_fails_the_type_checker(tmp_path,
     status, out = check(tmp_path, apply_returns="int", apply_body="0")
     assert status == 1 and 'Incompatible types in assignment (expression has type Module' in out, out
     assert "apply" in out, out
+
+
+def test_the_box_s_port_to_the_web_side_is_held_to_the_port_the_web_side_calls(tmp_path, monkeypatch):
+    """The web side reaches the box only through `BoxPort` (web_companion/port.py); device/web_port.py says under
+    TYPE_CHECKING that its WebPort is one, so a WebPort that lacks a call the web side may make fails `make types`."""
+    monkeypatch.setenv("MYPYPATH", f"{tmp_path}:{ROOT}")
+    source = (ROOT / "device" / "web_port.py").read_text(encoding="utf-8")
+    settings = tmp_path / "mypy.ini"  # mypy's defaults: its untyped calls are Any, as make types takes them
+    settings.write_text("[mypy]\n")
+    for name, text in (("whole_port", source), ("half_port", source.replace("def history(self):", "def kept(self):"))):
+        (tmp_path / f"{name}.py").write_text(text)
+        out, _, status = api.run(["--config-file", str(settings), "--python-version", "3.11", "--cache-dir",
+                                  str(tmp_path / "cache"), "--follow-imports", "silent", "-m", name])
+        if name == "whole_port":
+            assert status == 0, out
+        else:
+            assert status == 1 and '"WebPort" is missing following "BoxPort" protocol member' in out, out
+            assert "history" in out, out

@@ -6,13 +6,14 @@ import sqlite3
 import pytest
 from PIL import Image
 
+from device.web_port import WebPort
 from web_companion import create_app
 from tests.conftest import virtual
 
 
 @pytest.fixture
 def client(box):
-    return create_app(box, virtual=virtual(box)).test_client()
+    return create_app(WebPort(box), virtual=virtual(box)).test_client()
 
 
 def journal_lines(tmp_path):
@@ -115,7 +116,7 @@ def test_a_press_that_is_not_json_is_refused(client):
 
 
 def test_the_virtual_box_is_404_when_not_in_mock_mode(box):
-    client = create_app(box).test_client()
+    client = create_app(WebPort(box)).test_client()
     assert client.post("/box/press", json={"seat": 0, "button": 1}).status_code == 404
     assert client.get("/box").status_code == 404
     assert client.get("/api/table").status_code == 200

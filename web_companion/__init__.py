@@ -14,7 +14,8 @@ from .viewers import language
 
 
 def create_app(box, *, virtual=None):
-    """The web app of `box`; in mock mode `virtual` is the virtual box (device/virtual_box.py) its page works."""
+    """The web app of `box`, a BoxPort (web_companion/port.py: all the web side may ask of the box); in mock mode
+    `virtual` is the virtual box (device/virtual_box.py) its page works."""
     app = Flask(__name__)
     app.config.update(BOX=box, VIRTUAL=virtual)
     app.json.sort_keys = False
@@ -54,5 +55,5 @@ def create_app(box, *, virtual=None):
 
 def init_app(app, box):
     """Services the blueprints share: the change feed every phone waits on."""
-    app.config["CHANGES"] = changes = Changes(box.table, box.display)
+    app.config["CHANGES"] = changes = Changes(box)
     box.when_pad_refused = changes.refused  # a refused pad press's reason: to that seat's phone alone

@@ -10,7 +10,7 @@ from engine.rules import PUBLIC
 from .streams import Follower
 from .waitress_writer import connection_writer
 from .texts import word
-from .viewers import SEAT_COOKIE, box, fail, language, seat_of
+from .viewers import SEAT_COOKIE, box, fail, language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ def since_arg():
 
 def viewer_of(the_box, wants_seat, token):
     """The seat of a phone that holds one and asks for its view (?view=seat), else "public"."""
-    seat = seat_of(the_box, token) if wants_seat else None  # each time: a token may lose its seat
+    seat = the_box.seat_of(token) if wants_seat else None  # each time: a token may lose its seat
     return PUBLIC if seat is None else seat
 
 

@@ -18,13 +18,13 @@ bp = Blueprint("host", __name__, url_prefix="/api/host")
 
 
 def done(**extra):
-    return jsonify(version=box().table.version, **extra)
+    return jsonify(version=box().version, **extra)
 
 
 @bp.get("")
 def status():
     """Whether this phone holds the host role, the box's language, and what software the box runs."""
-    return jsonify(host=is_host(), language=box().lang, **about())
+    return jsonify(host=is_host(), language=box().language, **about())
 
 
 @bp.post("/pair")
@@ -40,7 +40,7 @@ def pair_code():
     else:
         fail(400, "pair_for")
     code = box().pair_code(target)
-    return jsonify(code=code.code, seconds=round(box().pairing.window)), 201
+    return jsonify(code=code.code, seconds=round(box().pairing_window)), 201
 
 
 @bp.post("/game")
@@ -55,11 +55,11 @@ def new_game():
 
 
 def command(act):
-    """A host command with an empty body: act(table), or 409 saying why not."""
+    """A host command with an empty body: act(the box), or 409 saying why not."""
     require_host()
     json_body()
     try:
-        box().host_act(act)
+        act(box())
     except Rejected as e:
         refused(409, e)
     return done()
@@ -67,17 +67,17 @@ def command(act):
 
 @bp.post("/undo")
 def undo():
-    return command(lambda table: table.undo())
+    return command(lambda the_box: the_box.undo())
 
 
 @bp.post("/end")
 def end():
-    return command(lambda table: table.end_game())
+    return command(lambda the_box: the_box.end_game())
 
 
 def unattended(the_box):
     """The seats of the game in play that have neither a pad nor a phone: the host acts for them."""
-    return [s for s in range(the_box.wired_seats, the_box.table.seats) if not the_box.has_phone(s)]
+    return [s for s in range(the_box.wired_seats, the_box.seats) if not the_box.has_phone(s)]
 
 
 @bp.get("/seats")
@@ -85,9 +85,8 @@ def seats():
     """Each unattended seat's own view (its prompt): the player tells the host what to enter."""
     require_host()
     the_box = box()
-    with the_box.table.lock:
-        return jsonify(seats=[{**the_box.table.view(s), "viewer": s} for s in unattended(the_box)],
-                       version=the_box.table.version)
+    return the_box.snapshot(lambda version, view_of: jsonify(
+        seats=[{**view_of(s), "viewer": s} for s in unattended(the_box)], version=version))
 
 
 @bp.post("/seats/<int:seat>/act")
@@ -103,17 +102,17 @@ def act_for(seat):
 def log():
     require_host()
     try:
-        text = box().table.export()
+        text = box().export()
     except Rejected as e:
         refused(409, e)
-    return log_file(text, box().table.game, box().table.game_id)
+    return log_file(text, box().game, box().game_id)
 
 
 @bp.get("/games")
 def games():
     """The box's game history, newest first: every game it refereed, finished, ended or in play."""
     require_host()
-    return jsonify(games=box().table.history())
+    return jsonify(games=box().history())
 
 
 @bp.get("/games/<int:game_id>/log")
@@ -121,7 +120,7 @@ def game_log(game_id):
     """The log of a game in the history, to download and replay (`arbitro replay`)."""
     require_host()
     try:
-        text = box().table.export(game_id)
+        text = box().export(game_id)
     except Rejected as e:
         refused(404, e)
     return log_file(text, json.loads(text.splitlines()[0])["game"], game_id)
@@ -134,7 +133,7 @@ def backup():
     require_host()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "backup.sqlite3"
-        box().table.backup(path)
+        box().backup(path)
         data = path.read_bytes()
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
     return Response(data, mimetype="application/vnd.sqlite3",

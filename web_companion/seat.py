@@ -3,17 +3,17 @@ from flask import Blueprint, jsonify, request
 
 from engine.pairing import DIGITS, well_formed
 
-from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, refused, require_seat, seat_of
+from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, refused, require_seat
 
 bp = Blueprint("seat", __name__, url_prefix="/api")
 
 
 def seat_number(seat):
-    table = box().table
-    if table.game is None:
+    the_box = box()
+    if the_box.game is None:
         fail(409, "no_game")
-    if not 0 <= seat < table.seats:
-        fail(404, "not_at_table", player=seat + 1, seats=table.seats)
+    if not 0 <= seat < the_box.seats:
+        fail(404, "not_at_table", player=seat + 1, seats=the_box.seats)
     return seat
 
 
@@ -22,7 +22,7 @@ def acted(outcome, *, yours=False):
     phone, which reads it in the second person)."""
     if outcome["status"] == "rejected":
         refused(409, outcome["refusal"], yours=yours)
-    return jsonify({**outcome, "version": box().table.version})
+    return jsonify({**outcome, "version": box().version})
 
 
 def action_body(seat):
@@ -39,9 +39,9 @@ def action_body(seat):
 def seats():
     """The seat chooser: each seat of the game in play, whether a pad wires it and whether a phone holds it."""
     the_box = box()
-    mine = seat_of(the_box, request.cookies.get(SEAT_COOKIE))
+    mine = the_box.seat_of(request.cookies.get(SEAT_COOKIE))
     return jsonify(seats=[{"seat": s, "pad": s < the_box.wired_seats, "phone": the_box.has_phone(s),
-                           "mine": s == mine} for s in range(the_box.table.seats)])
+                           "mine": s == mine} for s in range(the_box.seats)])
 
 
 @bp.post("/pair")
@@ -63,8 +63,8 @@ def me():
     """What this phone holds, and what another phone took over from it (so it can say so)."""
     the_box = box()
     seat_token, host_token = request.cookies.get(SEAT_COOKIE), request.cookies.get(HOST_COOKIE)
-    lost = the_box.pairing.lost(seat_token) or the_box.pairing.lost(host_token)
-    return jsonify(seat=seat_of(the_box, seat_token), host=the_box.pairing.is_host(host_token),
+    lost = the_box.lost(seat_token) or the_box.lost(host_token)
+    return jsonify(seat=the_box.seat_of(seat_token), host=the_box.is_host(host_token),
                    lost=({"seat": lost[1]} if lost[0] == "seat" else {"host": True}) if lost else None)
 
 

@@ -30,8 +30,8 @@ class Encoded(NamedTuple):
 
 
 class Changes:
-    def __init__(self, table, display, waiters=WAITERS):
-        self.table, self.display = table, display
+    def __init__(self, box, waiters=WAITERS):
+        self.box = box  # a BoxPort
         self._changed = threading.Condition()
         self.places = waiters  # how many phones may wait at once
         self.waiters = 0  # phones holding a place
@@ -42,32 +42,35 @@ class Changes:
         self._pending = False  # a change the followers have not been sent yet
         self._refusals = collections.deque(maxlen=64)  # (seat, reason) of refused pad presses not yet sent
         self._writer = None  # the followers' thread, while anyone follows
-        table.subscribe(self._table_changed)
-        display.subscribe(self._notify)
+        box.subscribe(self._table_changed)
+        box.subscribe_display(self._notify)
 
     def encoded(self, viewer):
         """`viewer`'s view ("public" or a seat) at the table's version, as JSON and as a stream's `view` event:
         rendered and encoded once per version, whoever asks, polling or following live. Returns (version,
         Encoded)."""
-        version, cache = self._encoded  # most phones find it here, without queueing for the table's lock
-        if version == self.table.version and viewer in cache:
+        version, cache = self._encoded  # most phones find it here, without queueing for the table
+        if version == self.box.version and viewer in cache:
             return version, cache[viewer]
-        with self.table.lock:
-            version = self.table.version
-            if self._encoded[0] != version:
-                self._encoded = (version, {})
-            cache = self._encoded[1]
-            if viewer not in cache:
-                shown = self.view(viewer)
-                data = json.dumps(shown, ensure_ascii=False).encode()
-                cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
-            return version, cache[viewer]
+        return self.box.snapshot(lambda version, view_of: self._encode(version, viewer, view_of))
 
-    def view(self, viewer):
+    def _encode(self, version, viewer, view_of):
+        """In one read of the table (no change meanwhile): `viewer`'s view at `version`, cached."""
+        if self._encoded[0] != version:
+            self._encoded = (version, {})
+        cache = self._encoded[1]
+        if viewer not in cache:
+            shown = self.view(viewer, view_of)
+            data = json.dumps(shown, ensure_ascii=False).encode()
+            cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
+        return version, cache[viewer]
+
+    @staticmethod
+    def view(viewer, view_of):
         """The public view (the keys of `arbitro replay --json`, plus the version), or a seat's own."""
         if viewer == PUBLIC:
-            return self.table.view(PUBLIC)
-        return {**self.table.view(viewer), "viewer": viewer}
+            return view_of(PUBLIC)
+        return {**view_of(viewer), "viewer": viewer}
 
     def take_place(self):
         """A place for one more phone to wait in; False when every place is taken (the phone should poll)."""
@@ -161,7 +164,7 @@ class Changes:
         try:
             news = [] if follower.health == health else [box_event]
             version = follower.version
-            if version != self.table.version:
+            if version != self.box.version:
                 version, encoded = self.encoded(follower.viewer())
                 news.append(encoded.event)
         except Exception:
@@ -182,12 +185,12 @@ class Changes:
     def health(self):
         """What the phones say about the box itself (not the game): whether its display answers, and whether
         its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does)."""
-        return {"display": self.display.status, "storage": self.table.fault or "ok"}
+        return {"display": self.box.display_status, "storage": self.box.fault or "ok"}
 
     def wait(self, since, timeout):
         """Block until the table's version differs from `since` (or the timeout); True if it does."""
         with self._changed:
-            return self._changed.wait_for(lambda: self.table.version != since, timeout)
+            return self._changed.wait_for(lambda: self.box.version != since, timeout)
 
 
 class Follower:

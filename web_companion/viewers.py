@@ -62,16 +62,9 @@ def json_body(*keys):
     return body
 
 
-def seat_of(the_box, token):
-    """The seat a token holds in the game in play (a token is good for every game with its seat count), or
-    None."""
-    if the_box.table.game is None:
-        return None
-    return the_box.pairing.seat_of(token, the_box.table.seats)
-
-
 def seat_of_request():
-    return seat_of(box(), request.cookies.get(SEAT_COOKIE))
+    """The seat the phone's token holds in the game in play, or None."""
+    return box().seat_of(request.cookies.get(SEAT_COOKIE))
 
 
 def require_seat(seat):
@@ -95,7 +88,7 @@ def is_host():
     presses the virtual box's host panel anyway (a phone on the network pairs, as on the Pi)."""
     if current_app.config["VIRTUAL"] is not None and is_local():
         return True
-    return box().pairing.is_host(request.cookies.get(HOST_COOKIE))
+    return box().is_host(request.cookies.get(HOST_COOKIE))
 
 
 def require_host():

@@ -18,7 +18,7 @@ def virtual():
 @bp.get("")
 def page():
     """The virtual box speaks the box's own language, as its OLED does."""
-    lang = _box().lang
+    lang = _box().language
     words = as_json(lang, (SHARED,))[SHARED]["virtual"]
     return render_template("box.html", lang=lang, words=words,
                            t=lambda key, **v: say(lang, SHARED, "virtual", key, **v))
@@ -29,11 +29,14 @@ def layout():
     """What the page draws: the pads of the seats in play (all the wired ones when no game is on), what each
     button does now, and the host panel."""
     box = _box()
-    with box.table.lock:
-        seats = min(box.wired_seats, box.table.seats) if box.table.game else box.wired_seats
+
+    def drawn(version, view_of):
+        public = view_of("public")
+        seats = min(box.wired_seats, box.seats) if public["game"] else box.wired_seats
         return jsonify(seats=seats, host=list(box.host_buttons),
-                       labels=[virtual().pad_labels(seat) for seat in range(seats)],
-                       version=box.table.version, frame=box.display.frame)
+                       labels=[virtual().pad_labels(seat) for seat in range(seats)], version=version,
+                       frame=box.frame)
+    return box.snapshot(drawn)
 
 
 @bp.get("/oled.png")
@@ -68,4 +71,4 @@ def press():
         fail(400, "press_keys", keys=sorted(body))
     outcome = outcome or {"status": "ignored"}
     outcome.pop("refusal", None)  # its words are in "error", in the box's language
-    return jsonify({**outcome, "version": box.table.version})
+    return jsonify({**outcome, "version": box.version})

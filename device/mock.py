@@ -1,0 +1,41 @@
+"""Mock mode's own parts, which the box itself never carries: the finger that presses keys on the mock pins (the
+virtual box's, and the tests'), and the power-off of a box that has nothing to power off. The composition root
+(device/cli.py) builds them in mock mode only and hands them in."""
+import time
+
+
+class Finger:
+    """Presses keys of the box's pads on mock pins as a finger would: a key of the simulated matrix closed, or a
+    direct key's mock pin driven low; `tap` returns once the pads have seen the change (debounced), as they
+    would a finger's. `simulated` is the key matrix on the mock pins (None for direct wiring)."""
+
+    def __init__(self, pads, simulated, *, sleep=time.sleep):
+        self.pads, self.simulated, self.sleep = pads, simulated, sleep
+
+    @property
+    def settle_time(self):
+        """How long a tap must last to be seen, and a release to settle: none for a matrix (a tap waits for its
+        scan), past the debounce window for a direct key."""
+        return 0 if self.simulated is not None else self.pads.debounce * 1.5
+
+    def tap(self, key, down):
+        """Close (down) or open `key`, ("seat", seat, button) or ("host", name)."""
+        if self.simulated is None:
+            pin = self.pads.buttons[key].pin
+            pin.drive_low() if down else pin.drive_high()
+            return
+        place = self.pads.places[key]
+        self.simulated.close(*place) if down else self.simulated.open(*place)
+        self.pads.device.wait_for_state(place, down)
+
+    def press(self, key, hold=None):
+        """Close `key` for `hold` seconds (as long as the pads take to see it when None), then open it."""
+        self.tap(key, True)
+        self.sleep(self.settle_time if hold is None else hold)
+        self.tap(key, False)
+        self.sleep(self.settle_time)
+
+
+def power_off():
+    """Mock mode's: there is nothing to power off, and the menu says so."""
+    return "poweroff_mock"

@@ -1,0 +1,71 @@
+"""The one port through which the web side reaches the box: everything a blueprint may ask of it or tell it.
+The box implements it (device/web_port.py) and the composition root hands it to `create_app`; the web side
+imports nothing of the device, and reaches no part of the box (its table, pairing or display) but through this.
+"""
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+JSON = Any
+T = TypeVar("T")
+Viewer = int | str  # a seat, or "public"
+Target = tuple[str, ...]  # ("seat", n) or ("host",)
+
+
+class BoxPort(Protocol):
+    """The box as the web side sees it."""
+
+    host_buttons: tuple[str, ...]  # the host panel's buttons, in order
+    power_off_hold: float  # seconds Menu is held before the box asks to power off
+    # when_pad_refused(seat, message): a press on that seat's pad was refused (the web side tells its phone alone)
+    when_pad_refused: Callable[[int, Any], None] | None
+
+    # -- the table, read --------------------------------------------------------------------------------
+    @property
+    def version(self) -> int: ...
+    @property
+    def game(self) -> str | None: ...
+    @property
+    def game_id(self) -> int | None: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def fault(self) -> str | None: ...  # "full" or "failing" while the journal takes no writes
+    def snapshot(self, read: Callable[[int, Callable[[Viewer], dict[str, JSON]]], T]) -> T:
+        """read(version, view_of) in one read of the table: every view view_of(viewer) gives is at `version`, and
+        no change is made meanwhile. Returns what `read` returns."""
+    def subscribe(self, listener: Callable[[int], None]) -> None:
+        """listener(version) on every change of the table, as it is made."""
+
+    # -- the box --------------------------------------------------------------------------------------
+    @property
+    def wired_seats(self) -> int: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def display_status(self) -> str: ...
+    @property
+    def frame(self) -> int: ...  # counts the OLED's frames
+    def subscribe_display(self, listener: Callable[[Any], None]) -> None: ...
+
+    # -- inputs ---------------------------------------------------------------------------------------
+    def seat_act(self, seat: int, action: JSON) -> dict[str, JSON]: ...
+    def new_game(self, game: JSON, seats: JSON, options: JSON = None) -> None: ...
+    def undo(self) -> None: ...
+    def end_game(self) -> None: ...
+    def set_language(self, language: str) -> None: ...
+
+    # -- phones ---------------------------------------------------------------------------------------
+    def pair_code(self, target: Target) -> Any: ...  # its `code`
+    @property
+    def pairing_window(self) -> float: ...
+    def pair(self, code: str, address: str | None) -> tuple[Target, str]: ...
+    def seat_of(self, token: str | None) -> int | None: ...  # in the game in play
+    def is_host(self, token: str | None) -> bool: ...
+    def lost(self, token: str | None) -> Target | None: ...
+    def has_phone(self, seat: int) -> bool: ...
+
+    # -- records --------------------------------------------------------------------------------------
+    def export(self, game_id: object = None) -> str: ...
+    def history(self) -> list[dict[str, JSON]]: ...
+    def backup(self, path: Path) -> None: ...
