@@ -12,7 +12,7 @@ import time
 
 from engine.pairing import Pairing
 from engine.state_file import MemoryState, StateFileError
-from engine.timers import later
+from engine.timers import Scheduler
 
 from . import screens
 from .composer import ScreenComposer
@@ -31,13 +31,16 @@ class Box:
     host_buttons = HOST_BUTTONS
     power_off_hold = InputRouter.power_off_hold
 
-    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=later,
+    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=None,
                  pin_factory=None, power_off=None, state=None):
         """`device` is the OLED's luma device; `state` keeps the phones' tokens and the box's language across
         restarts (a StateFile under the data directory; in memory when None). Every pin is `pin_factory`'s
         (gpiozero's default when None). `power_off()` shuts the box down: None once it is going down, else the
-        message id of why not."""
-        self.table, self.pinmap, self.url, self.schedule = table, pinmap, url, schedule
+        message id of why not. `schedule(delay, callback)` runs every delay of the box (the composition root's
+        one Scheduler, or the tests' clock; one of the box's own, closed with it, when None)."""
+        self._own_scheduler = Scheduler() if schedule is None else None
+        self.schedule = schedule or self._own_scheduler
+        self.table, self.pinmap, self.url = table, pinmap, url
         self.state = state or MemoryState()
         self.language = Language(self.state, pinmap.language)
         self.display = Display(device)
@@ -51,7 +54,7 @@ class Box:
                                        wired_seats=self.wired_seats, url=url, sound=self.sound,
                                        when_new_game=self._void_seat_tokens)
         self.router = InputRouter(table, pinmap, self.menu, self.composer, cursors, sound=self.sound, clock=clock,
-                                  schedule=schedule, pin_factory=pin_factory)
+                                  schedule=self.schedule, pin_factory=pin_factory)
         self.pads = self.router.pads
         self.composer.refresh()
 
@@ -149,3 +152,5 @@ class Box:
         self.display.close()
         if self.sounds:
             self.sounds.close()
+        if self._own_scheduler:
+            self._own_scheduler.close()

@@ -347,6 +347,7 @@ def serve(args):
     from engine.rules import Rejected
     from engine.state_file import StateFile
     from engine.table import Table
+    from engine.timers import Scheduler
     from engine.words import render
     from web_companion import create_app
 
@@ -367,10 +368,13 @@ def serve(args):
         pin_factory, simulated = mock_pins(pinmap) if args.mock else (real_pins(pinmap), None)
     except (GPIOZeroError, ImportError, OSError) as e:
         raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
+    scheduler = Scheduler()  # one thread runs every delay of the box: the table's and the box's
     try:
         table = Table(Journal(args.data / "journal.sqlite3"), random=Scripted(args.chance) if args.chance else None,
-                      reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay)
+                      reveal_delay=pinmap.reveal_delay if args.reveal_delay is None else args.reveal_delay,
+                      schedule=scheduler)
     except StorageError as e:
+        scheduler.close()
         raise StartError(e) from None
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
@@ -378,13 +382,15 @@ def serve(args):
         # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
         # its own thread: a missing one is logged and tried again, the box referees on.
         box = Box(table, pinmap, device_opener(pinmap, args.mock, pin_factory), url=url,
-                  state=StateFile(args.data / "box.json"), pin_factory=pin_factory,
+                  state=StateFile(args.data / "box.json"), pin_factory=pin_factory, schedule=scheduler,
                   power_off=mock.power_off if args.mock else power_off)
     except StorageError as e:
         table.close()
+        scheduler.close()
         raise StartError(e) from None
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
+        scheduler.close()
         raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
     if args.mock and not is_loopback(host):
         print(f"arbitro: {said('mock_exposed', host=host)}", file=sys.stderr, flush=True)
@@ -409,6 +415,7 @@ def serve(args):
     except Rejected as e:
         raise StartError(render(terminal_language(), e.message)) from None
     finally:
+        scheduler.close()  # no delay runs into a closed box
         box.close()
         table.close()
     return 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError
 
+from engine.timers import Scheduler
 from engine.version import about
 
 from .config import BOARD_NAMES
@@ -53,6 +54,7 @@ class Doctor:
     def __init__(self, pinmap, say=print, *, pin_factory=None, mock=False, devices=Path("/dev"), smbus=None):
         self.pinmap, self.say, self.mock = pinmap, say, mock
         self.pin_factory = pin_factory
+        self.scheduler = Scheduler()  # a direct key's debounce looks again later
         self.devices, self.smbus = devices, smbus
         self.problems = 0
         self.pads = None
@@ -162,7 +164,7 @@ class Doctor:
     def open_pads(self):
         self.pads = self._claim(said("doctor_pads_pins"), lambda: make_pads(
             self.pinmap, lambda seat, button: self._pressed(("seat", seat, button)),
-            lambda name: self._pressed(("host", name)), pin_factory=self.pin_factory))
+            lambda name: self._pressed(("host", name)), schedule=self.scheduler, pin_factory=self.pin_factory))
         return self.pads is not None
 
     def _claim(self, what, open_devices):
@@ -231,6 +233,7 @@ class Doctor:
         for part in (self.pads, self.sounds):
             if part is not None:
                 part.close()
+        self.scheduler.close()
 
 
 def _installed(module):

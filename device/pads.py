@@ -16,8 +16,6 @@ import time
 
 from gpiozero import DigitalInputDevice
 
-from engine.timers import later
-
 from .config import BUTTONS_PER_PAD, HOST_BUTTONS
 from .matrix import MatrixScanner
 
@@ -26,8 +24,8 @@ log = logging.getLogger(__name__)
 
 
 class DebouncedButton:
-    def __init__(self, pin, debounce, *, when_pressed=None, when_released=None, clock=time.monotonic,
-                 schedule=later, pin_factory=None):
+    def __init__(self, pin, debounce, *, schedule, when_pressed=None, when_released=None, clock=time.monotonic,
+                 pin_factory=None):
         self.number = pin
         self.debounce = debounce
         self.when_pressed = when_pressed
@@ -105,7 +103,7 @@ class DirectKeys:
     """A pin per key, each a DebouncedButton: the key matrix's twin, with its surface (`value`, the keys held as
     debounced; `when_pressed(key)`, `when_released(key)`), a key being whatever names its pin in `pins`."""
 
-    def __init__(self, pins, debounce, *, clock=time.monotonic, schedule=later, pin_factory=None):
+    def __init__(self, pins, debounce, *, schedule, clock=time.monotonic, pin_factory=None):
         self.when_pressed = self.when_released = None
         self.buttons = {key: DebouncedButton(pin, debounce, when_pressed=lambda k=key: self._told(self.when_pressed, k),
                                              when_released=lambda k=key: self._told(self.when_released, k),
@@ -167,7 +165,7 @@ class _Pads:
 class DirectPads(_Pads):
     """A pin per button: DirectKeys, each key named as on the pads."""
 
-    def __init__(self, pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
+    def __init__(self, pinmap, on_seat, on_host, *, schedule, clock=time.monotonic, pin_factory=None):
         self.debounce = pinmap.debounce_ms / 1000
         keys = DirectKeys({key: pin for key, (pin,) in wires(pinmap).items()}, self.debounce, clock=clock,
                           schedule=schedule, pin_factory=pin_factory)
@@ -206,8 +204,9 @@ class MatrixPads(_Pads):
         self.scanner.close()
 
 
-def make_pads(pinmap, on_seat, on_host, *, clock=time.monotonic, schedule=later, pin_factory=None):
-    """The pads of the pin map's wiring, on `pin_factory`'s pins; call start() to have them read on their own."""
+def make_pads(pinmap, on_seat, on_host, *, schedule, clock=time.monotonic, pin_factory=None):
+    """The pads of the pin map's wiring, on `pin_factory`'s pins (`schedule(delay, callback)`: a direct key looks
+    again when its debounce window closes); call start() to have them read on their own."""
     if pinmap.wiring == "matrix":
         return MatrixPads(pinmap, on_seat, on_host, pin_factory=pin_factory)
     return DirectPads(pinmap, on_seat, on_host, clock=clock, schedule=schedule, pin_factory=pin_factory)

@@ -14,7 +14,6 @@ import time
 from engine.journal import StorageError
 from engine.rules import Rejected
 from engine.rules.protocol import refuse
-from engine.timers import later
 from engine.words import render
 
 from . import screens
@@ -28,10 +27,11 @@ log = logging.getLogger(__name__)
 class InputRouter:
     power_off_hold = 5.0  # seconds Menu is held before the box asks to power off
 
-    def __init__(self, table, pinmap, menu, composer, cursors, *, sound, clock=time.monotonic, schedule=later,
+    def __init__(self, table, pinmap, menu, composer, cursors, *, sound, schedule, clock=time.monotonic,
                  pin_factory=None):
         """The pads of `pinmap` on `pin_factory`'s pins are the router's own; `composer` (device/composer.py)
-        is told what each input leaves on the OLED; `cursors` (seat -> Cursor) are the pads' cursors."""
+        is told what each input leaves on the OLED; `cursors` (seat -> Cursor) are the pads' cursors;
+        `schedule(delay, callback)` runs the power-off hold and the pads' debounce later."""
         self.table, self.menu, self.composer, self.cursors = table, menu, composer, cursors
         self.wired_seats = len(pinmap.seats)
         self._sound, self._schedule = sound, schedule

@@ -23,7 +23,7 @@ from .record import UNDO, GameRecord, header
 from .rules import TERMINAL, Rejected
 from .rules.protocol import JSON, Action, Actors, Prompt, View, Viewer, refuse
 from .rules import picks as secret
-from .timers import later
+from .timers import Scheduler
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +46,12 @@ class Held(NamedTuple):
 
 class Table:
     def __init__(self, journal: Journal | None = None, *, random: Random | None = None,
-                 seeds: Callable[[], bytes] = new_seed, reveal_delay: float = 0.0, schedule: Schedule = later,
+                 seeds: Callable[[], bytes] = new_seed, reveal_delay: float = 0.0, schedule: Schedule | None = None,
                  now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
         """Each game's draws come from a seed of `seeds()` (32 bytes), committed to at its start; given a plain
         `random` source instead (loaded dice in mock mode, tests), they commit to nothing and say so.
-        `schedule(delay, callback)` runs callback later and returns a cancel function (injectable so
-        tests control time). A pick that completes a round is held for `reveal_delay` seconds, during
+        `schedule(delay, callback)` runs callback later and returns a cancel function (the box's one
+        Scheduler, or the tests' clock; a Scheduler of the table's own, closed with it, when None). A pick that completes a round is held for `reveal_delay` seconds, during
         which every seat may still change its pick. `now()` dates each game's start, for the history."""
         # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
         self.lock = self._lock = threading.RLock()
@@ -59,6 +59,9 @@ class Table:
         self._random = random
         self._seeds = seeds
         self.reveal_delay = reveal_delay
+        self._own_scheduler: Scheduler | None = None  # closed with the table
+        if schedule is None:
+            schedule = self._own_scheduler = Scheduler()
         self._schedule = schedule
         self._now = now
         self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
@@ -429,4 +432,6 @@ class Table:
         with self._lock:
             self._drop_pending()
             self._journal.close()
+        if self._own_scheduler:
+            self._own_scheduler.close()
 

@@ -22,6 +22,7 @@ from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
 from engine.rules import TERMINAL, Rejected
 from engine.table import Table
+from engine.timers import Scheduler
 from games.ponte import rules as ponte
 from tests.conftest import held_round, press, simulated_pads, virtual
 from web_companion import create_app
@@ -530,3 +531,40 @@ def test_a_reveal_the_full_disk_refuses_shows_no_pick_and_closes_the_round(tmp_p
     clock.advance(table_module.RETRY)
     assert table.view()["history"][0]["reveal"] == [ponte.CARDS[3], ponte.CARDS[1], ponte.CARDS[2]]
     table.close()
+
+
+# -- the scheduler -----------------------------------------------------------------------------------------
+def test_one_scheduler_thread_runs_every_delay_in_due_order_and_close_cancels_what_is_left():
+    """Defect: every delay (the reveal, the power-off hold, a code's end, a debounce) started a threading.Timer
+    of its own, and closing the box cancelled none. One thread runs them all now, soonest first."""
+    before = threading.active_count()
+    scheduler = Scheduler()
+    ran, done = [], threading.Event()
+    scheduler(0.2, lambda: (ran.append("late"), done.set()))
+    scheduler(0.1, lambda: ran.append("soon"))
+    cancelled = scheduler(0.05, lambda: ran.append("cancelled"))
+    scheduler(0.0, lambda: 1 / 0)  # a failing callback ends none of the others
+    for _ in range(20):
+        scheduler(3600, lambda: ran.append("never"))
+    cancelled()
+    assert threading.active_count() == before + 1 and scheduler.pending == 23
+    assert done.wait(10)
+    assert ran == ["soon", "late"] and scheduler.pending == 20
+    scheduler.close()
+    assert threading.active_count() == before and scheduler.pending == 0
+    scheduler(0, lambda: ran.append("after close"))
+    assert scheduler.pending == 0 and ran == ["soon", "late"]
+
+
+def test_a_table_made_without_a_scheduler_runs_its_own_and_closing_it_ends_every_thread(tmp_path):
+    """The reveal delay pending on the table's own scheduler is cancelled when the table closes, and no thread
+    of it (the scheduler's, the journal's checkpoints) is left behind."""
+    before = threading.active_count()
+    table = Table(Journal(tmp_path / "j.sqlite3"), reveal_delay=3600)
+    table.new_game("ponte", 3)
+    for seat in range(3):
+        press(table, seat, 1 + seat)
+    assert table.view()["locked"] == [0, 1, 2]  # the round held for its reveal, an hour from now
+    assert {t.name for t in threading.enumerate()} >= {"scheduler", "journal-checkpoints"}
+    table.close()
+    assert threading.active_count() == before
