@@ -259,7 +259,7 @@ def main():
     pinmap = load_pinmap(DEFAULT_PINMAP)  # the box's, in mock mode
     debounce = key_debounce(pinmap)
     medians = {what: summed(found) for what, found in rounds.items()}
-    for part in ("engine", "device", "web_companion", "bench"):
+    for part in ("engine", "device", "web_companion", "games", "bench"):
         compileall.compile_dir(ROOT / part, quiet=1)
     with tempfile.TemporaryDirectory() as data:
         commands = ([sys.executable, "-m", "device.cli", "--mock", "--port", "{port}", "--data", data],

@@ -30,7 +30,7 @@ STUB = """#!/bin/sh
 echo "$*" >> /var/log/{name}.calls
 """
 CHROOT = shutil.which("chroot") or "/usr/sbin/chroot"  # found on the host's PATH, not the root's
-CARRIED = ["engine", "device", "web_companion", "hardware", "pyproject.toml", "requirements.lock", "README.md"]
+CARRIED = ["engine", "device", "web_companion", "games", "hardware", "pyproject.toml", "requirements.lock", "README.md"]
 
 
 def unavailable():
