@@ -58,7 +58,8 @@ class HostMenu:
     def _defaults(self):
         return {o.name: o.default_for(self.seats) for o in self._menu_options()}
 
-    def _steps(self):
+    def steps(self):
+        """The setup's steps: the game, the seat count, then each option the menu sets."""
         return ["game", "seats"] + [o.name for o in self._menu_options()]
 
     def open(self, mode):
@@ -128,7 +129,7 @@ class HostMenu:
         elif name in ("prev", "next"):
             self._change(1 if name == "next" else -1)
         elif name == "ok":
-            if self.step + 1 < len(self._steps()):
+            if self.step + 1 < len(self.steps()):
                 self.step += 1
             else:
                 self._start()
@@ -157,7 +158,7 @@ class HostMenu:
         return next(o for o in self._menu_options() if o.name == key).values(self.seats)
 
     def _change(self, step):
-        key = self._steps()[self.step]
+        key = self.steps()[self.step]
         values = self._values(key)
         current = {"game": self.game, "seats": self.seats}.get(key, self.options.get(key))
         new = values[(values.index(current) + step) % len(values)] if current in values else values[0]
@@ -250,7 +251,7 @@ class HostMenu:
         if self.mode in ("undo", "end", "poweroff"):
             question = text(lang, f"{self.mode}_confirm")
             return Screen(text(lang, "title"), (*wrap(question, indent=""), text(lang, "ok_yes")))
-        steps = self._steps()
+        steps = self.steps()
         key = steps[self.step]
         label = {"game": text(lang, "choose_game"), "seats": text(lang, "choose_seats")}.get(key)
         label = label or text(lang, key, self.game)

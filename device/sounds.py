@@ -34,10 +34,13 @@ class Sounds:
         self._thread.start()
 
     def play(self, name):
+        """Queue the cue `name`; False when it is dropped, the buzzer being behind already (it would come too late
+        to mean anything)."""
         try:
             self._queue.put_nowait(name)
         except queue.Full:
-            pass  # behind already: this one would come too late to mean anything
+            return False
+        return True
 
     def _run(self):
         while (name := self._queue.get()) is not None and not self._stop.is_set():

@@ -141,9 +141,10 @@ def make_box(tmp_path, clock, pin_factory):
     made = []
 
     def make(seed=1, reveal_delay=0.0, data=tmp_path / "data", url=None, pins=pin_factory, pinmap=None,
-             power_off=None, device=None, seeds=None):
-        """`seeds`: draw from committed seeds (engine/chance.py) instead of the seeded, unverifiable dice."""
-        dice = {"seeds": seeds} if seeds else {"random": random.Random(seed)}
+             power_off=None, device=None, seeds=None, dice=None):
+        """`seeds`: draw from committed seeds (engine/chance.py) instead of the seeded, unverifiable dice;
+        `dice`: a random source of the test's own."""
+        dice = {"seeds": seeds} if seeds else {"random": dice or random.Random(seed)}
         table = Table(Journal(data / "journal.sqlite3"), reveal_delay=reveal_delay, schedule=clock.schedule,
                       **dice)
         loaded = load_pinmap(*[pinmap] if pinmap else [])

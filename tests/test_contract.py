@@ -289,15 +289,14 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     monkeypatch.setattr(chance_module, "draw", forking_draw)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
-    sides = []
-    for name, pick in (("a", 0), ("b", 1)):
-        box = make_box(seed=seed, data=tmp_path / name, pins=MockFactory(revision="a020a0"))
-        box.table._random = Forked(seed, pick)
+    sides, sources = [], [Forked(seed, 0), Forked(seed, 1)]
+    for name, source in zip("ab", sources):
+        box = make_box(data=tmp_path / name, pins=MockFactory(revision="a020a0"), dice=source)
         box.table.new_game(rules.NAME, seats, game.secret_options)
         sides.append(Side(box, seats))
     a, b = sides
     heard = [Heard(side.box) for side in sides]
-    source = a.box.table._random
+    source = sources[0]
     checked = 0
     while not a.box.table.view()["over"] and not source.more and a.box.table.view() == b.box.table.view():
         if source.owners is not None:  # forked: every other viewer is served the same, until the reveal

@@ -31,19 +31,21 @@ ROOT = Path(__file__).parent.parent
 
 
 class Disk:
-    """Fills and frees the journal's disk: while full, every write fails as SQLite fails on a full disk."""
+    """Fills and frees the journals' disk: while full, every write of a journal (its public writes: a game's
+    start, a line, a held pick, an end) fails as SQLite fails on a full disk, and nothing is written."""
 
-    def __init__(self, journal, monkeypatch):
-        self.journal, self.monkeypatch, self.full = journal, monkeypatch, False
-        real = journal._write
+    def __init__(self, monkeypatch):
+        self.full = False
+        for name in ("start_game", "append", "hold", "end_game"):
+            monkeypatch.setattr(Journal, name, self._failing(getattr(Journal, name)))
 
-        def write(rows, held=(), started=None, seed=None):
+    def _failing(self, write):
+        def failing(journal, *args, **kwargs):
             if self.full:
                 raise JournalError(f"could not write the journal {journal.path}: database or disk is full",
                                    full=True)
-            return real(rows, held, started, seed)
-
-        monkeypatch.setattr(journal, "_write", write)
+            return write(journal, *args, **kwargs)
+        return failing
 
 
 def rows(path):
@@ -107,7 +109,7 @@ def test_a_box_error_refuses_the_press_visibly_and_the_next_press_works(make_box
     """Defect: a refused input on a full disk was logged as "NoneType: None", without its cause."""
     box = make_box()
     box.table.new_game("ponte", 3)
-    disk = Disk(box.table._journal, monkeypatch)
+    disk = Disk(monkeypatch)
     sounds = []
     monkeypatch.setattr(box.sounds, "play", sounds.append)
     version, before = box.table.version, rows(tmp_path / "data" / "journal.sqlite3")
@@ -131,7 +133,7 @@ def test_a_full_disk_during_the_reveal_delay_keeps_the_held_pick_and_reveals_it_
     path = tmp_path / "j.sqlite3"
     table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
     table.new_game("ponte", 3)
-    disk = Disk(table._journal, monkeypatch)
+    disk = Disk(monkeypatch)
     heard = []
     table.subscribe(heard.append)
     press(table, 0, 1)
@@ -156,7 +158,7 @@ def test_a_full_disk_during_the_reveal_delay_keeps_the_held_pick_and_reveals_it_
 def test_a_full_disk_refuses_each_kind_of_input_and_changes_nothing(tmp_path, clock, monkeypatch):
     path = tmp_path / "j.sqlite3"
     table = held_round(path, clock)
-    disk = Disk(table._journal, monkeypatch)
+    disk = Disk(monkeypatch)
     disk.full = True
     before, view, version = rows(path), table.view(2), table.version
     attempts = [lambda: press(table, 2, 4), lambda: table.undo(), lambda: table.new_game("ponte", 4),
@@ -175,7 +177,7 @@ def test_a_phone_on_a_full_disk_is_told_by_name(make_box, monkeypatch):
     box.table.new_game("ponte", 3)
     client = create_app(WebPort(box), virtual=virtual(box)).test_client()
     virtual(box).press(seat=0, button=1)
-    Disk(box.table._journal, monkeypatch).full = True
+    Disk(monkeypatch).full = True
     answer = client.post("/api/host/undo", json={})
     assert answer.status_code == 507 and answer.get_json() == {
         "error": "The box's storage is full: it takes no new moves until there is room. No move it accepted is lost.",
@@ -513,7 +515,7 @@ def test_a_reveal_the_full_disk_refuses_shows_no_pick_and_closes_the_round(tmp_p
     path = tmp_path / "j.sqlite3"
     table = Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
     table.new_game("ponte", 3)
-    disk = Disk(table._journal, monkeypatch)
+    disk = Disk(monkeypatch)
     seen = []
     table.subscribe(lambda version: seen.append(table.view()))  # what the OLED and the phones draw when told
     press(table, 0, 1)

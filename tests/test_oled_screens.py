@@ -58,7 +58,7 @@ def every_screen(lang):
                 for _ in range(8):
                     menu.press("next")
                     found.setdefault(menu.screen(), None)
-                if menu.step + 1 == len(menu._steps()):
+                if menu.step + 1 == len(menu.steps()):
                     break
                 menu.press("ok")
             for mode in ("undo", "end", "main", "join"):
@@ -213,7 +213,7 @@ def test_no_picture_draws_with_luma_legacy_tiny_fonts():
     assert not [p.name for p in sources if "luma.core.legacy" in p.read_text()]
 
 
-REMEMBERED = [("biglietti", 12, biglietti_pages._turn_pages), ("lifeboats", 6, lifeboats_pages.event_pages),
+REMEMBERED = [("biglietti", 12, biglietti_pages.turn_pages), ("lifeboats", 6, lifeboats_pages.event_pages),
               ("ponte", 6, ponte_pages.match_chapters)]
 
 

@@ -213,10 +213,9 @@ def test_r12_during_the_reveal_delay_a_held_special_is_not_checked_against(tmp_p
 
 
 def after_a_power_cut(table, path, clock):
-    """`table` loses its power (its journal closed, nothing flushed, nothing scheduled runs later) and the box
-    starts again on the journal at `path`."""
-    table._journal.close()
+    """`table` loses its power (nothing scheduled runs later) and the box starts again on the journal at `path`."""
     clock.jobs.clear()
+    table.close()
     return Table(Journal(path), reveal_delay=1.0, schedule=clock.schedule)
 
 

@@ -144,7 +144,7 @@ def _outcome_lines(lang, record):
 
 
 @remembered("seats", "controller")
-def _turn_pages(view, lang, record):
+def turn_pages(view, lang, record):
     found = _help_pages(view, lang, record)
     title = say(lang, "turn_of", turn=record["turn"], seat=seat(lang, record["checked"]))
     if record["exchange"]:  # the turn is resolved
@@ -174,7 +174,7 @@ def chapters(view, lang):
     end; the result. Keys hold the turn, so an undo that takes a page's cause back drops it."""
     found = []
     for record in view["turns"]:
-        found += _turn_pages(view, lang, record)
+        found += turn_pages(view, lang, record)
     for n, half in enumerate(view["halves"]):
         if half["round"] != "won":  # a Pol.Fer. win is the result's page
             found.append((("half", n), _half_pages(view, lang, half)))
