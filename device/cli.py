@@ -381,7 +381,7 @@ def serve(args):
     try:
         # A damaged box.json is refused here (a StorageError), before anyone is served. The display opens on
         # its own thread: a missing one is logged and tried again, the box referees on.
-        box = Box(table, pinmap, device_opener(pinmap, args.mock, pin_factory), url=url,
+        box = Box(table, pinmap, mock.display if args.mock else device_opener(pinmap, pin_factory), url=url,
                   state=StateFile(args.data / "box.json"), pin_factory=pin_factory, schedule=scheduler,
                   power_off=mock.power_off if args.mock else power_off)
     except StorageError as e:

@@ -255,12 +255,9 @@ class LumaGPIO:
                 self.pins.pop(pin).close()
 
 
-def device_opener(pinmap, mock, pin_factory=None):
+def device_opener(pinmap, pin_factory=None):
     """How the display's thread opens the panel, at start and again after a failure: the pin map's driver on
-    I2C or SPI, with its rotation and contrast; luma's dummy device in mock mode."""
-    if mock:
-        from luma.core.device import dummy
-        return lambda: dummy(width=WIDTH, height=HEIGHT, mode="1")
+    I2C or SPI, with its rotation and contrast (mock mode's is device/mock.py's `display`)."""
     from luma.core.interface import serial  # the real panel's drivers: not loaded in mock mode
     from luma.oled import device as oled
 

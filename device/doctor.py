@@ -111,7 +111,7 @@ class Doctor:
             self.problem(said("doctor_spi_off", path=self.devices / f"spidev{p.spi_port}.{p.spi_device}"))
             return
         try:
-            Panel(device_opener(p, False, self.pin_factory)()).send(render(doctor_screen()))
+            Panel(device_opener(p, self.pin_factory)()).send(render(doctor_screen()))
         except Exception as e:  # whatever the driver or bus raises: the builder needs to read it
             self.problem(said("doctor_no_frame", driver=p.driver.upper(), error=f"{type(e).__name__}: {e}"))
             return

@@ -39,3 +39,11 @@ class Finger:
 def power_off():
     """Mock mode's: there is nothing to power off, and the menu says so."""
     return "poweroff_mock"
+
+
+def display():
+    """Mock mode's OLED: luma's dummy device, which keeps the image it is shown (the virtual box serves it)."""
+    from luma.core.device import dummy
+
+    from .display import HEIGHT, WIDTH
+    return dummy(width=WIDTH, height=HEIGHT, mode="1")

@@ -242,7 +242,7 @@ def test_the_pin_map_chooses_the_driver_its_rotation_and_contrast(driver, monkey
     wire = Wire()
     monkeypatch.setattr(serial, "i2c", lambda port, address: wire if (port, address) == (1, 0x3C) else None)
     pinmap = dataclasses.replace(load_pinmap(), driver=driver, rotate=2, contrast=40)
-    device = device_opener(pinmap, mock=False)()
+    device = device_opener(pinmap)()
     assert type(device).__name__ == driver and device.rotate == 2
     assert ("command", [0x81, 40]) in wire.sent
 
@@ -277,7 +277,7 @@ def test_a_display_on_spi_has_its_dc_and_reset_pins_on_gpiozero_and_shows_the_fr
     dc, reset = pin_factory.pin(2), pin_factory.pin(3)
     spidev = Spidev(dc)
     monkeypatch.setattr(serial.spi, "__spidev__", lambda self: spidev)
-    opener = device_opener(pinmap, mock=False, pin_factory=pin_factory)
+    opener = device_opener(pinmap, pin_factory=pin_factory)
     panel = Panel(opener())
     assert spidev.opened == (0, 1) and reset.state == 1  # out of reset once opened
     panel.send(render(FIRST))
