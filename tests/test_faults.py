@@ -322,15 +322,18 @@ def test_no_checkpoint_runs_while_actions_come_faster_than_the_quiet_time(tmp_pa
         assert closed.version == version and closed.view() == view
 
 
-def test_the_journal_is_read_through_a_small_page_cache_new_or_reopened(tmp_path):
+def test_the_journal_is_read_through_a_small_page_cache_new_or_reopened(tmp_path, monkeypatch):
     """SQLite keeps up to 2 MB of pages per connection by default, and the start's check reads every page: a
     journal of a season's games kept 2 MB of a Pi Zero's memory. The box's connection is capped."""
-    path = tmp_path / "journal.sqlite3"
+    from engine import journal as journal_module
+    path, opened, connect = tmp_path / "journal.sqlite3", [], sqlite3.connect
+    monkeypatch.setattr(journal_module.sqlite3, "connect", lambda *a, **k: opened.append(connect(*a, **k)) or opened[-1])
     for _ in range(2):  # new, then reopened with its games
+        first = len(opened)
         journal = Journal(path)
         table = Table(journal)
         try:
-            assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+            assert opened[first].execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB  # the box's connection
             table.new_game("ponte", 3)
             play(table, 6)
         finally:
