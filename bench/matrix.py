@@ -68,7 +68,7 @@ def main():
         baseline = threading.Thread(target=polling, args=(scanner, stop), daemon=True)
         baseline.start()
         polled = thread_cpu(args.seconds)
-        polled_latency = None if args.real else statistics.median(latencies(pads))
+        polled_latency = None if args.real else statistics.median(latencies(pads, simulated))
         stop.set()
         baseline.join()
         print(f"idle thread: {idle:.3f} % of one core; baseline (a scan every {SCAN_PERIOD * 1000:.0f} ms): "
