@@ -66,23 +66,6 @@ class Box:
         """Read the pads on their own and apply their presses on the router's thread."""
         self.router.start()
 
-    # -- what the router tells -------------------------------------------------------------------------
-    @property
-    def when_handled(self):
-        return self.router.when_handled
-
-    @when_handled.setter
-    def when_handled(self, listener):
-        self.router.when_handled = listener
-
-    @property
-    def when_pad_refused(self):
-        return self.router.when_pad_refused
-
-    @when_pad_refused.setter
-    def when_pad_refused(self, listener):
-        self.router.when_pad_refused = listener
-
     # -- the host's actions: the host's phone and the host menu alike ---------------------------------------
     def host_act(self, act):
         """act(table) as the host, under the table's lock; the menu closes, the cursors start over and the OLED

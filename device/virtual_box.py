@@ -17,7 +17,7 @@ class VirtualBox:
         self.box, self.finger = box, finger
         self._outcomes = {}  # key -> what its latest press did
         self._handled = threading.Condition()
-        box.when_handled = self._press_handled
+        box.router.when_handled = self._press_handled
 
     def _press_handled(self, key, outcome):
         with self._handled:

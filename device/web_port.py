@@ -13,11 +13,11 @@ class WebPort:
 
     @property
     def when_pad_refused(self):
-        return self._box.when_pad_refused
+        return self._box.router.when_pad_refused
 
     @when_pad_refused.setter
     def when_pad_refused(self, listener):
-        self._box.when_pad_refused = listener
+        self._box.router.when_pad_refused = listener
 
     # -- the table, read
     @property

@@ -532,7 +532,7 @@ def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):
             handled.notify_all()
 
     monkeypatch.setattr(Journal, "append", slow)
-    box.when_handled = told
+    box.router.when_handled = told
     box.start()
     finger = virtual(box).finger
     finger.tap(("seat", 0, 1), True)  # seat 1's pick: its commit is held up
