@@ -31,8 +31,8 @@ class Box:
     host_buttons = HOST_BUTTONS
     power_off_hold = InputRouter.power_off_hold
 
-    def __init__(self, table, pinmap, device, *, url=None, clock=time.monotonic, schedule=None,
-                 pin_factory=None, power_off=None, state=None):
+    def __init__(self, table, pinmap, device, *, power_off, url=None, clock=time.monotonic, schedule=None,
+                 pin_factory=None, state=None):
         """`device` is the OLED's luma device; `state` keeps the phones' tokens and the box's language across
         restarts (a StateFile under the data directory; in memory when None). Every pin is `pin_factory`'s
         (gpiozero's default when None). `power_off()` shuts the box down: None once it is going down, else the

@@ -17,8 +17,7 @@ LANGUAGE_ORDER = ("it", "en")
 
 
 class HostMenu:
-    def __init__(self, table, host, wired_seats, language, *, url=None, power_off=None, pairing=None,
-                 pair_code=None):
+    def __init__(self, table, host, wired_seats, language, *, power_off, url=None, pairing=None, pair_code=None):
         """`table` is read; the host's actions go to `host` (new_game, undo, end_game: the phones' path, the
         box's). `language`: the box's (device/language.py). `power_off()` shuts the box down: None once it is
         going down, else the message id of why not."""

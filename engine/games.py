@@ -91,12 +91,13 @@ class Game:
     - `oled`: the module of its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.py.
     - `phone`: its phone parts; `rules_pages`: the folder of its player rules pages (`<name>.<lang>.md`).
     - `locale`: the folder of its catalogs (`<lang>/LC_MESSAGES/<name>.po`).
-    `one_folder` builds it from a game's folder, where every part has its place.
     - Capabilities, each optional: `capabilities` names the functions of its rules it has among
       `public_lines(steps)` (what a log exported mid-game keeps; default: revealed picks only) and
       `secret_draw(state)` (the seats a chance outcome due now is a secret of); `secret_options` (table options
       under which chance deals secrets), `open_information` (nothing is ever secret), `draws` (the box draws
       something — dice, cards — so there is a seal worth showing at the start).
+
+    `one_folder` makes it from a game's folder, where every part has its place.
     """
     declaration: Declaration
     rules_module: str
@@ -199,8 +200,8 @@ def game(name: JSON) -> Game:
 
 
 def _found() -> None:
-    """Import every game folder of the `games` package: each registers its `GAME` (a folder imported first, by its
-    rules' tests say, registers itself once its descriptor is made, after this scan)."""
+    """Import every game folder of the `games` package: each registers its `GAME` as it is made (a folder imported
+    before the registry, as a rules test does, registers itself once this scan is over)."""
     folders = importlib.import_module(GAMES_PACKAGE)
     for module in pkgutil.iter_modules(folders.__path__):
         if module.ispkg:

@@ -119,6 +119,7 @@ class Checkpoints:
 
     def _run(self) -> None:
         db = sqlite3.connect(self._path, isolation_level=None)  # synchronous=FULL: it syncs the log, then the file
+        db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         try:
             while self._wait():
                 try:

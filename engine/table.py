@@ -51,8 +51,8 @@ class Table:
         """Each game's draws come from a seed of `seeds()` (32 bytes), committed to at its start; given a plain
         `random` source instead (loaded dice in mock mode, tests), they commit to nothing and say so.
         `schedule(delay, callback)` runs callback later and returns a cancel function (the box's one
-        Scheduler, or the tests' clock; a Scheduler of the table's own, closed with it, when None). A pick that completes a round is held for `reveal_delay` seconds, during
-        which every seat may still change its pick. `now()` dates each game's start, for the history."""
+        Scheduler, or the tests' clock; a Scheduler of the table's own, closed with it, when None). A pick that
+        completes a round is held for `reveal_delay` seconds, during which every seat may still change its pick. `now()` dates each game's start, for the history."""
         # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
         self.lock = self._lock = threading.RLock()
         self._journal = journal or Journal()

@@ -7,7 +7,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from device import screens
+from device import mock, screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.font import drawable
 from device.language import Language
@@ -35,8 +35,9 @@ def every_screen(lang):
             table = Table(random=random.Random(seats))
             table.new_game(name, seats)
             pairing = Pairing(MemoryState())
-            menu = HostMenu(table, table, 4, Language(MemoryState(), lang), url="http://192.168.100.200:65535",
-                            pairing=pairing, pair_code=lambda target: pairing.open(target, seats))
+            menu = HostMenu(table, table, 4, Language(MemoryState(), lang), power_off=mock.power_off,
+                            url="http://192.168.100.200:65535", pairing=pairing,
+                            pair_code=lambda target: pairing.open(target, seats))
             while True:
                 shown = table.view()
                 found.setdefault(screens.live(shown, lang), None)
@@ -74,7 +75,7 @@ def every_screen(lang):
             pairing.close(menu.code.target)  # and the code expired
             found.setdefault(menu.screen(), None)
     table = Table(seeds=lambda: bytes(32))
-    sealed = HostMenu(table, table, 4, Language(MemoryState(), lang))  # a game whose draws are sealed
+    sealed = HostMenu(table, table, 4, Language(MemoryState(), lang), power_off=mock.power_off)  # draws sealed
     sealed.table.new_game("ponte", 3)
     sealed.mode = "seal"
     found.setdefault(sealed.screen(), None)
