@@ -105,7 +105,12 @@ class Checkpoints:
     the main file cannot grow) leaves the log as it is, synced, and is tried again after the next write."""
 
     def __init__(self, path: str, quiet: float) -> None:
-        self._path, self._quiet = path, quiet
+        # Opened here, with the journal, never later by its path: the thread may first run once the file has moved
+        # (a restore renames its staged journal) or its folder has gone. synchronous=FULL (SQLite's default): a
+        # checkpoint syncs the log, then the main file.
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        self._quiet = quiet
         self._due: float | None = None
         self._closed = False
         self._changed = threading.Condition()
@@ -118,16 +123,14 @@ class Checkpoints:
             self._changed.notify()
 
     def _run(self) -> None:
-        db = sqlite3.connect(self._path, isolation_level=None)  # synchronous=FULL: it syncs the log, then the file
-        db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         try:
             while self._wait():
                 try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 except sqlite3.Error:
                     pass
         finally:
-            db.close()
+            self._db.close()
 
     def _wait(self) -> bool:
         """Until the journal has been quiet long enough (True) or is closed (False)."""
@@ -351,8 +354,8 @@ class Journal:
     def backup(self, target: str | Path, leave_out: Iterable[int] = (), newer_than: int | None = None) -> None:
         """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
         `leave_out` and those numbered above `newer_than` (games in play: their secret picks and seeds stay on
-        the box), and marked as a backup. It reads through a connection of its own, read-only: the journal's
-        writes wait only while its pages are copied, not while the copy is cleaned."""
+        the box), and marked as a backup. It reads through a connection of its own, read-only: in WAL mode no
+        write of the journal waits for it."""
         try:
             source = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
             copy = sqlite3.connect(target)

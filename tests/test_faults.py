@@ -573,3 +573,27 @@ def test_a_table_made_without_a_scheduler_runs_its_own_and_closing_it_ends_every
     assert {t.name for t in threading.enumerate()} >= {"scheduler", "journal-checkpoints"}
     table.close()
     assert threading.active_count() == before
+
+
+def test_the_checkpoint_thread_opens_nothing_by_the_journal_s_path_when_it_first_runs(tmp_path, monkeypatch):
+    """Defect (a thread exception, 1 run of the quick tests in 5): the checkpoint thread opened its connection
+    by the journal's path when it first ran; by then the journal's folder may be gone or renamed (a restore
+    renames its staged journal). Here the thread is first let run once the folder has moved."""
+    from engine import journal as journal_module
+    started, failures = [], []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(journal_module.threading.Thread, "start", lambda thread: started.append(thread))
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    journal = Journal(tmp_path / "before" / "journal.sqlite3", quiet=0)
+    table = Table(journal)
+    table.new_game("ponte", 3)
+    monkeypatch.undo()
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    (tmp_path / "before").rename(tmp_path / "after")
+    for thread in started:
+        real_start(thread)
+    table.close()  # the checkpoint thread's last checkpoint, on the connection it was given
+    assert "journal-checkpoints" in [thread.name for thread in started]
+    assert failures == [] and not (tmp_path / "before").exists()
+    with closing(main_file_alone(tmp_path / "after" / "journal.sqlite3", tmp_path / "copy")) as alone:
+        assert alone.game == "ponte"
