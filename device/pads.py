@@ -161,6 +161,9 @@ class _Pads:
     def start(self):
         """Start reading on a thread of the pads' own, where they need one (a direct-wired pad needs none)."""
 
+    def close(self):
+        self.device.close()
+
 
 class DirectPads(_Pads):
     """A pin per button: DirectKeys, each key named as on the pads."""
@@ -175,9 +178,6 @@ class DirectPads(_Pads):
     def held(self):
         """The keys whose contact reads closed now (a key held since before the box started included)."""
         return [key for key, button in self.buttons.items() if button.is_active]
-
-    def close(self):
-        self.device.close()
 
 
 class MatrixPads(_Pads):
@@ -199,9 +199,6 @@ class MatrixPads(_Pads):
     def held(self):
         """The keys the scanner holds as pressed (a key held since before the box started included)."""
         return [self.names[key] for key in sorted(self.scanner.value) if key in self.names]
-
-    def close(self):
-        self.scanner.close()
 
 
 def make_pads(pinmap, on_seat, on_host, *, schedule, clock=time.monotonic, pin_factory=None):

@@ -190,15 +190,19 @@ class Pairing:
         self._holdings, self._lost = holdings, lost
 
     # -- who holds what ---------------------------------------------------------------------------------
+    def _held(self, token: str | None) -> tuple[Target, int | None] | None:
+        """What `token` holds (its target and the seat count it is good for), or None."""
+        return self._holdings.get(digest(token)) if token else None
+
     def seat_of(self, token: str | None, seats: int) -> int | None:
         """The seat `token` holds at a table of `seats` seats, or None."""
-        held = self._holdings.get(digest(token)) if token else None
+        held = self._held(token)
         if held and held[0][0] == "seat" and len(held[0]) == 2 and held[1] == seats:
             return held[0][1]
         return None
 
     def is_host(self, token: str | None) -> bool:
-        held = self._holdings.get(digest(token)) if token else None
+        held = self._held(token)
         return bool(held and held[0] == ("host",))
 
     def lost(self, token: str | None) -> Target | None:

@@ -52,7 +52,8 @@ class Table:
         `random` source instead (loaded dice in mock mode, tests), they commit to nothing and say so.
         `schedule(delay, callback)` runs callback later and returns a cancel function (the box's one
         Scheduler, or the tests' clock; a Scheduler of the table's own, closed with it, when None). A pick that
-        completes a round is held for `reveal_delay` seconds, during which every seat may still change its pick. `now()` dates each game's start, for the history."""
+        completes a round is held for `reveal_delay` seconds, during which every seat may still change its pick.
+        `now()` dates each game's start, for the history."""
         # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
         self.lock = self._lock = threading.RLock()
         self._journal = journal or Journal()
@@ -245,19 +246,27 @@ class Table:
         it is over; before (in play, or ended by the host mid-game), only what every player may already know. A
         past game is replayed off the table's lock: no press waits for its download."""
         with self._lock:
-            if game_id is None or game_id == self._game_id:
-                if self._record is None or self._game_id is None:
-                    raise refuse("no_game") if game_id is None else refuse("no_such_game", game=game_id)
-                return self._log(self._record, self._game_id, revealed=self._record.is_over)
+            log = self._in_play_log(game_id)
+        if log is not None:
+            return log
+        if game_id is None:
+            raise refuse("no_game")
         found = self._journal.game(game_id)
         record = found and self._replayed(found[0], found[1], found[2])
-        with self._lock:
-            if game_id == self._game_id and self._record is not None:  # started meanwhile: the game in play
-                return self._log(self._record, cast(int, game_id), revealed=self._record.is_over)
+        with self._lock:  # a game started meanwhile is in play: its log keeps only what every player may know
+            log = self._in_play_log(game_id)
+        if log is not None:
+            return log
         if record is None:
             raise refuse("no_such_game", game=game_id)
         # over, or ended by the host: no draw is left to come, so the seed is revealed for checking
         return self._log(record, cast(int, game_id), revealed=True)
+
+    def _in_play_log(self, game_id: object) -> str | None:
+        """Under the table's lock: the log of the game in play when `game_id` names it (or is None), else None."""
+        if self._record is None or self._game_id is None or game_id not in (None, self._game_id):
+            return None
+        return self._log(self._record, self._game_id, revealed=self._record.is_over)
 
     def _log(self, record: GameRecord, game_id: int, revealed: bool) -> str:
         """The log of `record` (game `game_id`), its seed revealed when `revealed`."""

@@ -32,9 +32,6 @@ def action_body(seat):
     return body["action"]
 
 
-
-
-
 @bp.get("/seats")
 def seats():
     """The seat chooser: each seat of the game in play, whether a pad wires it and whether a phone holds it."""
