@@ -147,7 +147,6 @@ class HostMenu:
         return True
 
 
-
     def _values(self, key):
         if key == "game":
             return self.games

@@ -154,6 +154,12 @@ def outcome_lines(view, lang):
     return lines
 
 
+def final_page(view, lang, per_seat):
+    """A game's last page: its outcome, then each seat's number (`per_seat`, in seat order: a score, a space)."""
+    numbers = " ".join(f"{seat(lang, s)}:{n}" for s, n in enumerate(per_seat))
+    return paged(text(lang, "over"), outcome_lines(view, lang) + [numbers])[0]
+
+
 def live(view, lang):
     """The screen for the table as it stands."""
     if view.get("game") is None:

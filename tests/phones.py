@@ -17,14 +17,15 @@ def press_until(box, chosen):
 def code_on_oled(box, target):
     """Open the code for `target` (("seat", n) or ("host",)) on the host panel, as a person would: the code the
     OLED shows, as read off it."""
+    lang = box.language.value
     virtual(box).press(host="menu")
-    press_until(box, text(box.language.value, "menu_join"))
+    press_until(box, text(lang, "menu_join"))
     virtual(box).press(host="ok")  # the QR code, then OK: whom the phone is for
     virtual(box).press(host="ok")
-    press_until(box, who(box.language.value, target))
+    press_until(box, who(lang, target))
     virtual(box).press(host="ok")
     shown = box.display.screen
-    assert shown.title == text(box.language.value, "code_for", who=who(box.language.value, target))[:COLUMNS], shown
+    assert shown.title == text(lang, "code_for", who=who(lang, target))[:COLUMNS], shown
     return shown.lines[0]
 
 

@@ -4,7 +4,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import Server, screenshot
+from tests.browser import Server, post, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -62,14 +62,6 @@ def idle_server(tmp_path):
     running.stop()
 
 
-def post(server, path, body):
-    request = urllib.request.Request(server.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    try:
-        return json.load(urllib.request.urlopen(request))
-    except urllib.error.HTTPError as e:
-        return json.load(e)
-
-
 def test_the_virtual_box_has_twelve_pads_and_every_game_starts_and_takes_a_press_on_them(idle_server, browser):
     from engine.games import GAMES
     page = browser.new_page(viewport={"width": 1100, "height": 900})
@@ -79,7 +71,8 @@ def test_the_virtual_box_has_twelve_pads_and_every_game_starts_and_takes_a_press
     screenshot(page, "box-12-pads")
     for game, described in GAMES.items():
         seats = described.seats[1]
-        post(idle_server, "/api/host/end", {})
+        if table(idle_server)["game"]:  # the last game's end first (with none, the host's end is refused)
+            post(idle_server, "/api/host/end", {})
         post(idle_server, "/api/host/game", {"game": game, "seats": seats, "options": {}})
         assert table(idle_server)["game"] == game
         page.wait_for_function(f"document.querySelectorAll('.pad').length === {seats}")  # the seats in play

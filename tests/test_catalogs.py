@@ -130,7 +130,6 @@ def test_a_missing_message_is_none_and_said_as_its_id():
     assert say("it", SHARED, "box", "no_such_message") == "no_such_message"
 
 
-
 WORDS_IN_JS = re.compile(r"""(["'`])([A-Za-zÀ-ÿ][a-zà-ÿ]+ [a-zà-ÿ]+[^"'`]*)\1""")
 
 

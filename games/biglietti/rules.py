@@ -1,4 +1,4 @@
-"""Biglietti, prego! — rules as in rulings.md (in this folder) (rulings R-1 … R-9).
+"""Biglietti, prego! — rules as in this folder's rulings.md (R-1 … R-9).
 
 One seat is the controller; the others are travellers, seated in seat order. The cards stay physical: the box
 learns what the table tells it (a ticket shown, a card played in the help round, a control card's value) and
@@ -458,7 +458,6 @@ def _checked_seat(state: State, value: JSON) -> int:
             raise refuse("hider_checked", player=value + 1)
         raise refuse("only_hiders", players=", ".join(str(s + 1) for s in allowed), n=len(allowed))
     return value
-
 
 
 def result(state: State) -> Result | None:

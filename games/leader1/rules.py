@@ -1,4 +1,4 @@
-"""Leader 1 — Hell of the North, as in rulings.md (in this folder) (R-1 … R-3).
+"""Leader 1 — Hell of the North, as in this folder's rulings.md (R-1 … R-3).
 
 The riders, hexes and peloton stay on the table; the box is the d12, the energy sheets and the bookkeeping of
 chases, places, risks and punctures. A seat is a team. What happens on the board comes in as choices: a move is

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 
 from device.display import COMPACT_BAR, WIDTH, glyphs
-from device.screens import COLUMNS, Picture, Screen, outcome_lines, paged, picking, remembered, seat, seats
+from device.screens import COLUMNS, Picture, Screen, final_page, paged, picking, remembered, seat, seats
 from device.texts import text
 
 from .rules import LANES
@@ -186,8 +186,7 @@ def chapters(view, lang):
 
 
 def result(view, lang):
-    scores = " ".join(f"{seat(lang, s)}:{n}" for s, n in enumerate(view["scores"]))
-    return paged(text(lang, "over"), outcome_lines(view, lang) + [scores])[0]
+    return final_page(view, lang, view["scores"])
 
 
 def summary(view):

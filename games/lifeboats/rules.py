@@ -1,4 +1,4 @@
-"""Rette sich wer kann (Lifeboats) — rules as in rulings.md (in this folder) (rulings R-1 … R-8).
+"""Rette sich wer kann (Lifeboats) — rules as in this folder's rulings.md (R-1 … R-8).
 
 Seats sit clockwise in seat order: clockwise is seat + 1, counter-clockwise seat − 1. Boats are indexed by
 the seat that owns them, the black boat last. Every vote is a secret pick; every open decision (a lane, a

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 
 from device.display import LINE, WIDTH, glyphs
-from device.screens import Picture, Screen, outcome_lines, paged, picking, remembered, seat
+from device.screens import Picture, Screen, final_page, paged, picking, remembered, seat
 from device.texts import text
 
 from .rules import CARD_NAMES, EAST_BANK, START, WEST_BANK
@@ -125,8 +125,7 @@ def match_chapters(view, lang, match, positions, last):
 
 
 def result(view, lang):
-    spaces = " ".join(f"{seat(lang, s)}:{p}" for s, p in enumerate(view["positions"]))
-    return paged(text(lang, "over"), outcome_lines(view, lang) + [spaces])[0]
+    return final_page(view, lang, view["positions"])
 
 
 def summary(view):

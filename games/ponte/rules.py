@@ -1,4 +1,4 @@
-"""Il ponte traballante — rules as in rulings.md (in this folder) (rulings R-1 … R-12)."""
+"""Il ponte traballante — rules as in this folder's rulings.md (R-1 … R-12)."""
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations

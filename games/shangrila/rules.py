@@ -1,4 +1,4 @@
-"""I ponti di Shangri-La — rules as in rulings.md (in this folder) (rulings R-1 … R-4).
+"""I ponti di Shangri-La — rules as in this folder's rulings.md (R-1 … R-4).
 
 A board tracker: open information, no chance. The box keeps the 13 villages (7 master spaces each, a student on
 a master at most), the bridges, the Stones and every player's supply; it checks each action, resolves journeys
