@@ -419,6 +419,25 @@ def test_the_virtual_pads_name_every_key_in_the_box_language(make_box):
     assert virtual(box).pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", "nessuno scatto"]
 
 
+
+def test_a_virtual_pad_names_no_key_the_cursor_has_not_a_private_choice_stays_off_it(make_box, monkeypatch):
+    """Defect: the virtual pads labelled a prompt's keys whole, while the cursor (and so the pad) runs over its
+    public choices only (`Prompt.on_cursor`): a key whose choices are all private showed a word the public box
+    must not, and that the key does not do."""
+    from dataclasses import replace
+    box = make_box()
+    box.table.new_game("leader1", 2)
+    while box.table.view()["phase"] != "scatti":
+        virtual(box).press(seat=box.table.view()["to_act"][0], button=8)
+    seat = box.table.view()["to_act"][0]
+    asked = box.table.prompt(seat)
+    hidden = asked.keys[3]  # button 6's key, made private: only the seat's phone may offer it
+    private = replace(asked, choices=tuple(replace(c, private=c.label == hidden or c.group == hidden)
+                                           for c in asked.choices))
+    monkeypatch.setattr(box.table, "prompt", lambda s: private if s == seat else None)
+    assert virtual(box).pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", ""]
+
+
 def counting_refreshes(box):
     """Count the screens the box hands its OLED from now on."""
     calls = []
