@@ -131,7 +131,13 @@ class Box:
             self.sounds.play(name)
 
     def close(self):
+        """The presses already read are applied, then the OLED says the box stopped (unless it says it powers
+        off) and every part closes."""
         self.router.close()
+        if self.menu.mode != "off":
+            lang = self.language.value
+            self.display.show(screens.Screen(text(lang, "title"), tuple(screens.wrap(text(lang, "stopped"),
+                                                                                      indent=""))))
         self.display.close()
         if self.sounds:
             self.sounds.close()

@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -88,6 +89,21 @@ def restore_main(argv):
     print(said("restored", n=games, data=args.data))
     if kept:
         print(said("restore_kept", path=kept))
+    return 0
+
+
+def recover_main(argv):
+    from engine.backup import recover
+    from engine.journal import JournalError
+    parser = argparse.ArgumentParser(prog="arbitro recover", description=said("recover_about"))
+    add_data_option(parser)
+    args = parser.parse_args(argv)
+    try:
+        kept = recover(args.data)
+    except JournalError as e:
+        print(f"arbitro recover: {e}", file=sys.stderr)
+        return 1
+    print(said("recovered", data=args.data, path=kept))
     return 0
 
 
@@ -326,6 +342,24 @@ def power_off():
     return None
 
 
+def stop_on_signals():
+    """SIGTERM (`systemctl stop`, a shutdown) and SIGINT (Ctrl-C) stop the box cleanly: the server's loop ends
+    (SystemExit, which waitress takes as its stop), then the composition root closes the box (the press being
+    applied finishes, the OLED says it stopped) and the journal (the main file alone holds every game). A second
+    signal during that stop exits at once: the journal is then as after a power cut, which loses nothing."""
+    def stop(signum, frame):
+        for each in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(each, now)
+        print(f"arbitro: {said('stopping', signal=signal.Signals(signum).name)}", file=sys.stderr, flush=True)
+        raise SystemExit(0)
+
+    def now(signum, frame):
+        os._exit(128 + signum)
+
+    for each in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(each, stop)
+
+
 class StartError(Exception):
     """The box cannot start; one line says why."""
 
@@ -411,7 +445,8 @@ def serve(args):
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
         print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)
         box.start()
-        server.run()
+        stop_on_signals()
+        server.run()  # until a signal ends its loop: waitress then shuts its threads down
     except Rejected as e:
         raise StartError(render(terminal_language(), e.message)) from None
     finally:
@@ -421,8 +456,8 @@ def serve(args):
     return 0
 
 
-COMMANDS = {"replay": replay_main, "check": check_main, "restore": restore_main, "verify": verify_main,
-            "labels": labels_main, "doctor": doctor_main, "wiring": wiring_main}
+COMMANDS = {"replay": replay_main, "check": check_main, "restore": restore_main, "recover": recover_main,
+            "verify": verify_main, "labels": labels_main, "doctor": doctor_main, "wiring": wiring_main}
 
 
 def main(argv=None):

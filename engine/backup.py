@@ -6,17 +6,25 @@ seed must not leave the box before the rules reveal them). `restore` puts one ba
 checked first — ours, undamaged, in a format this box reads, every game replaying by the rules — and the
 journal it replaces is kept beside it, never deleted. Only the backup's rows are read (its games' lines, start
 times and seeds, each checked); they are written into a journal the box makes itself, so nothing else in the
-file — its schema, triggers, views, other tables or counters — ever reaches the box.
+file — its schema, triggers, views, other tables or counters — ever reaches the box. A restore swaps whole files
+(the old journal closed cleanly first, so no log of it is left to be applied to the new one, the new one made
+aside, synced and renamed into place): stopped at any instant, it leaves the old journal or the new one, whole.
+
+`check_resumable` opens a copy of the data folder's journal exactly as the box opens it (the same checks of what
+lies beside it): the two agree. `recover` resumes a journal whose log was lost from its main file alone.
 """
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .journal import FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied
+from .journal import (FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied,
+                      take_lock)
+from .sidefiles import beside, is_log_lost
 from .rules.protocol import Action
 from .table import Table
 
@@ -84,32 +92,53 @@ def replay_all(path: str | Path) -> list[int]:
 
 
 def check_resumable(data: str | Path) -> tuple[int, int]:
-    """Whether this box's code resumes the data folder `data`: a copy of its journal is opened and every game
-    replayed (the journal itself is left as it is, in its own format, for the code that wrote it). Returns
-    (games, the journal's format); raises JournalError with the reason."""
+    """Whether this box's code resumes the data folder `data`: a copy of its journal (and what lies beside it) is
+    opened as the box opens it and every game replayed; the folder itself is left as it is, in its own format, for
+    the code that wrote it, and nothing is made in it (the check may run as another user than the box). Returns
+    (games, the journal's format); raises JournalError with the reason, naming the folder's files."""
     path = Path(data) / JOURNAL
-    if not path.exists():
+    if not path.exists() and not beside(path):
         return 0, FORMAT
     refuse_emptied(path)  # as the box does at its start: the two agree
     with tempfile.TemporaryDirectory() as folder:
+        for source in [path, *beside(path)]:
+            if source.exists():
+                shutil.copyfile(source, Path(folder) / source.name)
         copy = Path(folder) / JOURNAL
         try:
-            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as source, \
-                    closing(sqlite3.connect(copy)) as target:
-                source.backup(target)
-                found = int(source.execute("PRAGMA user_version").fetchone()[0] or 1)
+            found = FORMAT
+            if copy.exists():
+                with closing(sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)) as db:
+                    found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1)
+            return len(replay_all(copy)), found
         except sqlite3.DatabaseError as e:
             raise JournalError(f"the journal {path} cannot be read ({e})") from None
-        return len(replay_all(copy)), found
+        except JournalError as e:
+            e.args = (str(e).replace(folder, str(Path(data))),)  # the folder's files, not the copy's
+            raise
+
+
+def _fsync_folder(folder: Path) -> None:
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _stamp() -> str:
+    return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"
 
 
 def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path | None]:
     """Restore `backup_file` into the data folder; returns (games restored, where the journal it replaced
-    was kept, or None). Raises BackupError, or JournalError when a box is using that folder."""
+    was kept, or None). Raises BackupError, or JournalError when a box is using that folder or its journal is
+    refused as the box would refuse it."""
     backup, data = Path(backup_file), Path(data_folder)
     rows = _rows(backup)
     data.mkdir(parents=True, exist_ok=True)
-    current = Journal(data / JOURNAL)  # refused while a box uses the folder; held until the swap is done
+    path = data / JOURNAL
+    lock = take_lock(str(path))  # refused while a box uses the folder; held until the swap is done
     try:
         handle, staged = tempfile.mkstemp(dir=data, prefix="restoring-", suffix=".sqlite3")
         os.close(handle)
@@ -117,27 +146,68 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
         try:
             fresh = Journal(staged)
             try:
-                fresh.load(rows, version=current.version + 1)  # the version phones follow never goes back
+                fresh.load(rows)
             finally:
                 fresh.close()
             try:
                 games = replay_all(staged)
             except DamagedGame as e:  # named by its game and line: the staged file's name says nothing
                 raise BackupError(f"{backup} holds a game that does not replay: {e.where}") from None
-            kept = None
-            if current.games():
-                kept = data / f"{JOURNAL}.before-restore-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"
-                os.link(data / JOURNAL, kept)
-            os.replace(staged, data / JOURNAL)
-            directory = os.open(data, os.O_RDONLY)
+            # The journal in place, opened as the box opens it (a log left by a stop without a clean close is
+            # applied) and closed cleanly: the main file alone holds its games, and no log beside it can be applied
+            # to the journal that replaces it.
+            current = Journal(path, lock=lock)
+            version, had_games = current.version, bool(current.games())
+            current.close()
+            if Path(f"{path}-wal").exists():
+                raise JournalError(f"could not close the journal {path} cleanly (is the disk full?): nothing was "
+                                   "restored", full=True)
+            fresh = Journal(staged)
             try:
-                os.fsync(directory)
+                fresh.advance(version + 1)  # the version phones follow never goes back
             finally:
-                os.close(directory)
+                fresh.close()
+            kept = None
+            if had_games:
+                kept = data / f"{JOURNAL}.before-restore-{_stamp()}"
+                os.link(path, kept)
+            for side in beside(path):  # an index left empty by the clean close: nothing of the old journal
+                os.unlink(side)
+            os.replace(staged, path)
+            _fsync_folder(data)
         finally:
-            for left in (staged, staged + ".lock"):
+            for left in (staged, *(f"{staged}{side}" for side in (".lock", "-wal", "-shm"))):
                 if os.path.exists(left):
                     os.unlink(left)
     finally:
-        current.close()
+        lock.close()
     return len(games), kept
+
+
+def recover(data_folder: str | Path) -> Path:
+    """Resume the journal of `data_folder` from its main file alone when its write-ahead log was lost (the box
+    refuses it by name until then): what the log held is gone, at most the last seconds of play
+    (docs/architecture.md). The main file is first kept as it was beside it; returns where. Raises JournalError
+    when there is nothing to recover or a box uses the folder."""
+    path = Path(data_folder) / JOURNAL
+    lock = take_lock(str(path))
+    try:
+        try:
+            lost = is_log_lost(path)
+        except sqlite3.DatabaseError as e:
+            raise JournalError(f"the journal {path} is damaged ({e}); it is left as it was") from None
+        if not lost:
+            raise JournalError(f"the journal {path} has not lost its write-ahead log: there is nothing to recover")
+        kept = path.with_name(f"{JOURNAL}.before-recover-{_stamp()}")
+        shutil.copyfile(path, kept)
+        with open(kept, "rb+") as copy:
+            os.fsync(copy.fileno())
+        try:
+            with closing(sqlite3.connect(path, isolation_level=None)) as db:
+                db.execute("UPDATE meta SET value = 0 WHERE key = 'open'")  # synced in a log of its own, then closed
+        except sqlite3.DatabaseError as e:
+            raise JournalError(f"the journal {path} is damaged ({e}); it is left as it was") from None
+        Journal(path, lock=lock).close()  # it opens as the box would open it
+    finally:
+        lock.close()
+    return kept

@@ -13,7 +13,9 @@ tables are added; nothing is rewritten); a newer one is refused by name.
 import contextlib
 import fcntl
 import json
+import logging
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -22,6 +24,9 @@ from pathlib import Path
 from typing import TextIO, TypeAlias, cast
 
 from .rules.protocol import JSON, Action
+from .sidefiles import SideFileError, inspect
+
+log = logging.getLogger(__name__)
 
 # A game as the journal keeps it: (id, table line, lines, ended, when it started: ISO time or None).
 KeptGame: TypeAlias = tuple[int, dict[str, JSON], list[Action], bool, str | None]
@@ -37,10 +42,13 @@ CACHE_KIB = 256
 # sync (two when the log starts over), where the rollback journal with synchronous=EXTRA made five (the journal
 # twice, the database, the directory; each some 30 ms on an SD card). A power cut loses nothing acknowledged: the
 # log is replayed when the journal is next opened. The log is copied into the main file (a checkpoint, two more
-# syncs) off the acknowledged path, once the journal has been quiet for QUIET seconds (`Checkpoints`), so that
-# soon after the last action the main file alone holds every game again.
-DURABILITY = ("journal_mode=WAL", "synchronous=FULL", "wal_autocheckpoint=0")
-QUIET = 1.0
+# syncs) off the acknowledged path, at most CHECKPOINT_AFTER seconds after the first write it has not copied yet,
+# however busy the table (`Checkpoints`): a passive checkpoint, which never blocks a write. So the main file alone
+# holds every action acknowledged more than a checkpoint's round ago, and the log restarts from its beginning
+# after each checkpoint that copied all of it, cut back to WAL_LIMIT bytes when it grew past them.
+CHECKPOINT_AFTER = 1.0
+WAL_LIMIT = 1 << 20
+DURABILITY = ("journal_mode=WAL", "synchronous=FULL", "wal_autocheckpoint=0", f"journal_size_limit={WAL_LIMIT}")
 
 KINDS = ("table", "line", "end")  # of an entry: a game's table line, a line of its log, its end
 
@@ -99,18 +107,35 @@ def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
 
-class Checkpoints:
-    """Copies the journal's write-ahead log into its main file once no write came for `quiet` seconds, on a thread
-    and a connection of their own: no acknowledged action waits for it. A checkpoint that fails (a full disk where
-    the main file cannot grow) leaves the log as it is, synced, and is tried again after the next write."""
+def take_lock(path: str) -> TextIO:
+    """The lock of the journal `path`'s folder, held while the file returned stays open. Two boxes on one journal
+    would interleave two games: the second is refused."""
+    try:
+        lockfile = open(path + ".lock", "a")
+    except OSError as e:
+        raise JournalError(f"cannot open {path}.lock ({e.strerror}): make it and its directory "
+                           "writable by the user the box runs as") from None
+    try:
+        fcntl.flock(lockfile, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lockfile.close()
+        raise JournalError(f"another box is using the journal {path}: stop it first") from None
+    return lockfile
 
-    def __init__(self, path: str, quiet: float) -> None:
+
+class Checkpoints:
+    """Copies the journal's write-ahead log into its main file `after` seconds after the first write it has not
+    copied, on a thread and a connection of their own: no acknowledged action waits for it, and later writes do not
+    put it off. What a checkpoint could not copy (a write came meanwhile, a reader held it back, a full disk where
+    the main file cannot grow) is tried again a round later; the log stays as it is, synced, until then."""
+
+    def __init__(self, path: str, after: float) -> None:
         # Opened here, with the journal, never later by its path: the thread may first run once the file has moved
         # (a restore renames its staged journal) or its folder has gone. synchronous=FULL (SQLite's default): a
         # checkpoint syncs the log, then the main file.
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-        self._quiet = quiet
+        self._after = after
         self._due: float | None = None
         self._closed = False
         self._changed = threading.Condition()
@@ -119,21 +144,24 @@ class Checkpoints:
 
     def written(self) -> None:
         with self._changed:
-            self._due = time.monotonic() + self._quiet
-            self._changed.notify()
+            if self._due is None:
+                self._due = time.monotonic() + self._after
+                self._changed.notify()
 
     def _run(self) -> None:
         try:
             while self._wait():
                 try:
-                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    busy, logged, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                 except sqlite3.Error:
-                    pass
+                    busy, logged, copied = 1, 1, 0
+                if busy or copied < logged:
+                    self.written()
         finally:
             self._db.close()
 
     def _wait(self) -> bool:
-        """Until the journal has been quiet long enough (True) or is closed (False)."""
+        """Until a checkpoint is due (True) or the journal is closed (False)."""
         with self._changed:
             while not self._closed and (self._due is None or time.monotonic() < self._due):
                 self._changed.wait(None if self._due is None else self._due - time.monotonic())
@@ -148,19 +176,31 @@ class Checkpoints:
 
 
 class Journal:
-    """Committed rows are synced before a write returns (see DURABILITY), and copied into the main file once the
-    journal is quiet: from then on what was acknowledged survives the loss or damage of every file beside it. A
-    damaged main file is refused by name, never started over."""
+    """Committed rows are synced before a write returns (see DURABILITY), and copied into the main file within a
+    checkpoint's round: from then on what was acknowledged survives the loss or damage of every file beside it. A
+    damaged main file, or files beside it that opening it would lose or destroy (engine/sidefiles.py), are refused
+    by name, never started over. `fault` is "full" when the journal opened but cannot take a write for want of
+    room (the box starts, refuses presses and says so, until there is room again).
 
-    def __init__(self, path: str | Path = ":memory:", quiet: float = QUIET) -> None:
+    The start draws a new session, marks the journal open and copies the log into the main file; a clean `close`
+    marks it closed and leaves the main file alone, no log beside it. `lock`: the folder's lock when the caller
+    holds it already (a restore), kept when the journal closes."""
+
+    def __init__(self, path: str | Path = ":memory:", after: float = CHECKPOINT_AFTER,
+                 lock: TextIO | None = None) -> None:
         self.path = str(path)
+        self.fault: str | None = None
         self._checkpoints: Checkpoints | None = None
+        self._opened = False  # the session's marks are written
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
             refuse_emptied(Path(self.path))
         self._lock = threading.Lock()
-        self._lockfile = self._take_lock()
+        self._own_lock = lock is None
+        self._lockfile = self._take_lock() if lock is None else lock
         try:
+            if self.path != ":memory:":
+                inspect(Path(self.path))
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             for pragma in DURABILITY:
@@ -176,6 +216,9 @@ class Journal:
             if found != FORMAT:  # a new journal (or an older format's): its tables, in one transaction
                 self._db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {FORMAT}; COMMIT;")
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
+        except SideFileError as e:
+            self._give_up()
+            raise JournalError(str(e)) from None
         except sqlite3.DatabaseError as e:
             self._give_up()
             if "readonly" in str(e) or "unable to open" in str(e):
@@ -184,14 +227,20 @@ class Journal:
             raise JournalError(f"the journal {self.path} is damaged ({e}); move it aside to start afresh, "
                                f"it is left untouched", full=_full(e)) from None
         try:
-            self._write([])  # a box that cannot write must say so before it serves anyone
-        except JournalError as e:
-            self._give_up()
-            raise JournalError(f"{e}: make it and its directory writable by the user the box runs as, "
-                               "and leave room on the disk", full=e.full) from None
+            self._write([])  # the session's marks; a box that cannot write must say so before it serves anyone
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # alone at the start: the main file has it all
+                self._write([])  # and the log takes a write from its first byte: there is room on the disk
+        except (JournalError, sqlite3.Error) as e:
+            full = e.full if isinstance(e, JournalError) else _full(e)
+            if not full:
+                self._give_up()
+                raise JournalError(f"{e}: make it and its directory writable by the user the box runs as",
+                                   full=full) from None
+            log.error("the journal %s cannot take a write: the disk is full", self.path)
+            self.fault = "full"  # the box starts, shows the games and refuses presses until there is room
         if self.path != ":memory:":
-            self._checkpoints = Checkpoints(self.path, quiet)
-            self._checkpoints.written()  # a log left by a power cut is copied in too
+            self._checkpoints = Checkpoints(self.path, after)
 
     @staticmethod
     def _usable_directory(directory: Path) -> None:
@@ -214,30 +263,37 @@ class Journal:
             self._db.close()
         except (AttributeError, sqlite3.Error):
             pass
-        if self._lockfile:
+        if self._lockfile and self._own_lock:
             self._lockfile.close()
 
     def _take_lock(self) -> TextIO | None:
-        """Two boxes on one journal would interleave two games: the second is refused."""
-        if self.path == ":memory:":
-            return None
-        try:
-            lockfile = open(self.path + ".lock", "a")
-        except OSError as e:
-            raise JournalError(f"cannot open {self.path}.lock ({e.strerror}): make it and its directory "
-                               "writable by the user the box runs as") from None
-        try:
-            fcntl.flock(lockfile, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            lockfile.close()
-            raise JournalError(f"another box is using the journal {self.path}: stop it first") from None
-        return lockfile
+        return None if self.path == ":memory:" else take_lock(self.path)
 
     def close(self) -> None:
+        """Mark the journal closed, copy the log into the main file and remove it: the main file alone holds every
+        game. Where that cannot be written (a full disk), the log stays, synced, and is read at the next start."""
         if self._checkpoints:
             self._checkpoints.close()
-        self._db.close()  # the last connection: SQLite copies the log in and removes it
-        if self._lockfile:
+        keeper = None
+        with self._lock:
+            try:
+                self._db.execute("UPDATE meta SET value = 0 WHERE key = 'open'")
+            except sqlite3.Error as e:
+                if self.path == ":memory:":
+                    raise
+                log.error("the journal %s could not be closed cleanly (%s): its log is read at the next start",
+                          self.path, e)
+                # Still marked open, so its log must stay: the last connection to close is a read-only one, which
+                # never copies the log in nor removes it.
+                keeper = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True)
+                keeper.execute("SELECT 1 FROM meta").fetchall()
+            else:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.close()  # the last connection: SQLite removes the log (and its index) once all of it is copied
+        if keeper:
+            keeper.close()
+        if self._lockfile and self._own_lock:
             self._lockfile.close()
 
     def _write(self, rows: Sequence[tuple[int, str, JSON]], held: tuple[int, JSON] | tuple[()] = (),
@@ -245,7 +301,10 @@ class Journal:
         """One transaction: `rows` (game, kind, body) appended, a game's held pick set or cleared (`held`:
         (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
+        opening = not self._opened
         with self._transaction():
+            if opening:
+                self._open_session()
             if started:
                 self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
             if seed:
@@ -260,7 +319,17 @@ class Journal:
                     self._db.execute("INSERT INTO held (game, body) VALUES (?, ?)",
                                      (game, json.dumps(body, ensure_ascii=False)))
             self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held else 0,))
-            return int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
+            version = int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
+        self._opened = True  # committed
+        return version
+
+    def _open_session(self) -> None:
+        """Inside the first write: mark the journal open, in a new session (engine/sidefiles.py reads the marks)."""
+        session = secrets.randbits(62)
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) SELECT 'previous', value FROM meta "
+                         "WHERE key = 'session'")
+        self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             [("session", session), ("open", 1)])
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -368,6 +437,7 @@ class Journal:
                     if newer_than is not None:
                         copy.execute(f"DELETE FROM {table} WHERE game > ?", (newer_than,))
                 copy.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup', 1)")
+                copy.execute("DELETE FROM meta WHERE key IN ('open', 'session', 'previous')")  # the box's own marks
                 copy.commit()
                 copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
             finally:
@@ -377,16 +447,19 @@ class Journal:
             raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
                                full=_full(e)) from None
 
-    def load(self, rows: KeptRows, version: int) -> None:
-        """Put games in whole, in one transaction, into this journal (new and empty): a restore's. The version
-        is set to `version`."""
+    def load(self, rows: KeptRows) -> None:
+        """Put games in whole, in one transaction, into this journal (new and empty): a restore's."""
         entries, started, seeds = rows
         with self._transaction():
             self._db.executemany("INSERT INTO entries (game, kind, body) VALUES (?, ?, ?)",
                                  [(g, k, json.dumps(b)) for g, k, b in entries])  # escaped: whatever it holds
             self._db.executemany("INSERT INTO started (game, at) VALUES (?, ?)", started.items())
             self._db.executemany("INSERT INTO seeds (game, seed) VALUES (?, ?)", seeds.items())
-            self._db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (version,))
+
+    def advance(self, version: int) -> None:
+        """Move the version on to `version` at least (a restored journal starts after the one it replaces)."""
+        with self._transaction():
+            self._db.execute("UPDATE meta SET value = MAX(value, ?) WHERE key = 'version'", (version,))
 
     def games(self, newest: int = 50) -> list[int]:
         """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""

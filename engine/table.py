@@ -71,7 +71,7 @@ class Table:
         # The seat whose action the last undo took back, and the version it made: that version's views say so
         self._undone: tuple[int, int] | None = None
         self._undoing: int | None = None
-        self.fault: str | None = None  # "full" or "failing" while the journal refuses writes
+        self.fault: str | None = self._journal.fault  # "full" or "failing" while the journal refuses writes
         self._game_id: int | None
         self._record: GameRecord | None
         self._dice: Dice | None

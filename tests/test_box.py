@@ -377,6 +377,19 @@ def test_holding_menu_for_five_seconds_asks_then_powers_the_box_off(make_box, cl
     assert "Si spegne" in box.display.screen.lines[0]
     host(box, "ok")  # going down: nothing more happens
     assert box.menu.mode == "off" and box.table.view()["game"] == "ponte"
+    box.close()  # the shutdown stops the box: the OLED still says to wait for the green LED
+    assert "Si spegne" in box.display.screen.lines[0]
+
+
+def test_a_stopped_box_says_so_on_the_oled_after_the_presses_already_read(make_box):
+    """`systemctl stop` (SIGTERM) or Ctrl-C: the box applies the presses it read, then says it stopped."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    pick(box, 0, "vertigini")
+    box.close()
+    assert box.table.view()["locked"] == [0]
+    assert box.display.screen == screens.Screen("Arbitro", ("Box fermato: ogni", "partita è salvata.",
+                                                            "Riavvialo per", "riprendere."))
 
 
 def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, clock):

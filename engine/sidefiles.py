@@ -1,0 +1,103 @@
+"""What lies beside the journal, checked before the box opens it for writing.
+
+SQLite keeps a WAL journal in up to three files: the main file, its write-ahead log (`-wal`: the actions
+acknowledged since the last checkpoint) and the log's index (`-shm`, rebuilt from the log by the first connection).
+Opened for writing, SQLite applies whatever log lies beside the main file and, on close, copies it in for good; it
+cannot tell a log that belongs to the main file from one that does not, nor a missing log from an empty one. So
+the box keeps two marks in the journal's `meta` (the main file alone holds them after every start, see
+engine/journal.py): `open`, 1 from a start to a clean stop, and `session`, a random number each start draws (with
+`previous`, the one before it). Every commit carries them in the log, so:
+
+- a log, an index or a rollback journal with no main file beside it: the main file is gone, refused;
+- the main file says the box did not stop cleanly, and no log lies beside it: the log is gone, refused;
+- a log whose last commit names another session (and not this one as its previous): another journal's, refused;
+- a log beside a main file in rollback mode: refused (SQLite would apply it on the switch to WAL).
+
+These checks read: they open the journal read-only, which never copies a log into the main file, so a refusal
+leaves every file as it was. A log damaged or cut short is read by SQLite up to its last whole commit; what lies
+after that is lost, and nothing on the card can tell (docs/architecture.md says what that may cost).
+"""
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import NamedTuple
+
+SIDES = ("-wal", "-shm", "-journal")
+WAL_MODE = 2  # bytes 18 and 19 of the main file's header (its read and write versions) in WAL mode
+
+
+class Marks(NamedTuple):
+    """The journal's marks, as the main file alone holds them or as the log has them."""
+    open: int | None
+    session: int | None
+    previous: int | None
+
+
+class SideFileError(Exception):
+    """A file beside the journal that opening it would lose or destroy; the message names it and what to do."""
+
+
+def beside(path: Path) -> list[Path]:
+    return [Path(f"{path}{side}") for side in SIDES if Path(f"{path}{side}").exists()]
+
+
+def marks(db: sqlite3.Connection) -> Marks:
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "meta" not in tables:
+        return Marks(None, None, None)
+    found = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('open', 'session', 'previous')").fetchall())
+    return Marks(found.get("open"), found.get("session"), found.get("previous"))
+
+
+def marks_alone(path: Path) -> Marks:
+    """The marks the main file `path` holds alone (read immutable: no log read, no file made beside it)."""
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
+        return marks(db)
+
+
+def is_log_lost(path: Path) -> bool:
+    """Whether the journal `path` was left open (no clean stop) and its write-ahead log is gone."""
+    return path.exists() and not Path(f"{path}-wal").exists() and bool(marks_alone(path).open)
+
+
+def inspect(path: Path) -> None:
+    """Raise SideFileError when opening the journal `path` for writing would lose or destroy what lies beside it;
+    sqlite3.DatabaseError when the main file (or the log applied to it) is damaged. Changes nothing."""
+    found = beside(path)
+    if not path.exists():
+        if found:
+            names = ", ".join(f.name for f in found)
+            raise SideFileError(f"found {names} but not the journal {path} itself: it is missing. Put it back, or "
+                                f"move {names} aside to start afresh (left untouched)")
+        return
+    log = Path(f"{path}-wal")
+    if Path(f"{path}-journal").exists():
+        return  # a rollback journal: SQLite's to roll back as the box opens the main file (read alone, it may be torn)
+    with open(path, "rb") as main:
+        header = main.read(20)
+    alone = marks_alone(path)
+    if log.exists() and len(header) == 20 and header[18] != WAL_MODE:
+        raise SideFileError(f"{log} lies beside a journal that keeps no write-ahead log: it belongs to another "
+                            "file. Move it aside (left untouched)")
+    if alone.open and not log.exists():
+        raise SideFileError(
+            f"the write-ahead log {log} is missing: the box did not stop cleanly and the last actions it "
+            f"acknowledged (at most the last seconds of play) were only in that log. Put it back if you have it; "
+            f"else `arbitro recover --data {path.parent}` resumes from the main file alone (it keeps a copy)")
+    if not log.exists():
+        return
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            checked = db.execute("PRAGMA quick_check").fetchone()[0]
+            if checked != "ok":
+                raise sqlite3.DatabaseError(checked)
+            logged = marks(db)  # read-only: the log is read, never copied in
+    except sqlite3.DatabaseError as e:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise  # the main file itself
+        raise SideFileError(f"the write-ahead log {log} does not fit the journal beside it ({e}): it belongs to "
+                            "another journal, or is damaged. Move it aside (left untouched)") from None
+    if logged.session != alone.session and logged.previous != alone.session:
+        raise SideFileError(f"the write-ahead log {log} belongs to another journal (or an older copy of this one): "
+                            "opening it would overwrite this journal. Move it aside (left untouched)")
