@@ -37,8 +37,12 @@ class WebPort:
         return self._table.seats
 
     @property
-    def fault(self):
-        return self._table.fault
+    def storage(self):
+        table = self._table
+        return table.fault or ("lost" if table.lost else "ok")
+
+    def seen(self, version):
+        self._table.seen(version)
 
     def snapshot(self, read):
         return self._table.snapshot(read)

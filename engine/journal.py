@@ -456,10 +456,12 @@ class Journal:
             self._db.executemany("INSERT INTO started (game, at) VALUES (?, ?)", started.items())
             self._db.executemany("INSERT INTO seeds (game, seed) VALUES (?, ?)", seeds.items())
 
-    def advance(self, version: int) -> None:
-        """Move the version on to `version` at least (a restored journal starts after the one it replaces)."""
+    def advance(self, version: int) -> int:
+        """Move the version on to `version` at least (a restored journal starts after the one it replaces, a table
+        past a version phones saw and the journal lost); returns the new version."""
         with self._transaction():
             self._db.execute("UPDATE meta SET value = MAX(value, ?) WHERE key = 'version'", (version,))
+            return int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
 
     def games(self, newest: int = 50) -> list[int]:
         """The ids of the newest games the journal holds, newest first (`newest=-1`: every one)."""

@@ -72,6 +72,9 @@ class Table:
         self._undone: tuple[int, int] | None = None
         self._undoing: int | None = None
         self.fault: str | None = self._journal.fault  # "full" or "failing" while the journal refuses writes
+        # (the last version the journal held, the version a phone had seen) when the journal lost acknowledged
+        # actions (`seen`): said on every phone until the next game
+        self.lost: tuple[int, int] | None = None
         self._game_id: int | None
         self._record: GameRecord | None
         self._dice: Dice | None
@@ -310,7 +313,26 @@ class Table:
                 at=self._now().isoformat(timespec="seconds"), seed=dice.seed))
             self._drop_pending()
             self._game_id, self._record, self._dice = game_id, record, dice
+            self.lost = None
             self._changed(version)
+
+    def seen(self, version: int) -> None:
+        """A phone at the table was shown `version`, which this table has not reached: the journal lost actions it
+        had acknowledged (its log cut short or damaged where nothing on the card could tell; docs/architecture.md).
+        The table says so (`lost`, its subscribers told) and moves its version past the one seen, so that no phone
+        takes a later view for one it already has."""
+        with self._lock:
+            if version <= self.version:
+                return
+            before = self.version
+            try:
+                moved = self._journaled(lambda: self._journal.advance(version + 1))
+            except JournalError:
+                return  # the fault is told; the next phone that comes back tells this again
+            log.error("a phone had seen version %d of the table, which the journal ended at %d: the actions "
+                      "acknowledged in between were lost with the journal's log", version, before)
+            self.lost = (before, version)
+            self._changed(moved)
 
     def end_game(self) -> None:
         with self._lock:

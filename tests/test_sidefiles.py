@@ -153,3 +153,47 @@ def test_check_and_the_box_agree_on_a_hot_rollback_journal(tmp_path):
     table = Table(Journal(folder / JOURNAL))
     assert table.version == version and table.export(1) == log  # rolled back, nothing lost
     table.close()
+
+
+def test_a_phone_that_saw_a_later_version_tells_the_box_its_log_was_cut_short(make_box):
+    """Where nothing on the card tells that the log lost its last commits, a phone at the table does: it was shown a
+    later version than the box has. The box says so on every phone (until the next game) and moves its version
+    past the one seen, so no phone takes the views to come for ones it has. A phone off the table, or a claim
+    beyond what a log can hold, is not believed."""
+    from device.web_port import WebPort
+    from tests.phones import take
+    from web_companion import create_app
+    from web_companion.api import LOST_AT_MOST
+
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    app = create_app(WebPort(box))
+    seat, anyone = app.test_client(), app.test_client()
+    take(seat, box, ("seat", 1))
+    version = box.table.version
+    assert anyone.get(f"/api/table?since={version + 5}").status_code == 200  # no token: not at the table
+    assert seat.get(f"/api/table?since={version + LOST_AT_MOST + 1}").status_code == 200  # beyond a log
+    assert box.table.version == version and anyone.get("/api/box").get_json()["storage"] == "ok"
+    answer = seat.get("/api/stream?view=seat", headers={"Last-Event-ID": str(version + 5)}, buffered=False)
+    answer.close()
+    assert box.table.version > version + 5
+    assert anyone.get("/api/box").get_json()["storage"] == "lost"
+    assert anyone.get("/api/table").get_json()["version"] == box.table.version
+    box.table.new_game("ponte", 3)
+    assert anyone.get("/api/box").get_json()["storage"] == "ok"
+
+
+def test_a_log_cut_short_is_told_by_the_first_phone_that_comes_back(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    acknowledged, _ = crashed(folder, 12, before=5)
+    damage(folder, "log cut short", tmp_path)
+    table = Table(Journal(folder / JOURNAL))
+    before = table.version
+    assert before < acknowledged and table.lost is None
+    table.seen(acknowledged)  # what the phone at the table saw last
+    assert table.lost == (before, acknowledged) and table.version > acknowledged
+    table.close()
+    table = Table(Journal(folder / JOURNAL))  # the version moved on for good
+    assert table.version > acknowledged
+    table.close()

@@ -16,6 +16,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
 LONG_POLL = 25.0  # seconds a ?since= request may wait for a change
 KEEP_ALIVE = 15.0  # seconds between stream comments: well under waitress's channel_timeout
+# Versions a phone's word may move the table past: a journal's log holds a second or so of play, a few dozen
+# versions; a phone claiming more is not believed (nor can it push the version to where SQLite's integers end).
+LOST_AT_MOST = 1000
 
 
 def since_arg():
@@ -28,6 +31,21 @@ def since_arg():
         fail(400, "since_number", value=raw)
 
 
+def heard(version):
+    """A phone says which version it was shown last (polling: `since`; following live: the stream's Last-Event-ID,
+    which browsers send when they reconnect). A later one than the box's, from a phone at the table (holding a
+    seat or the host role, and within what a journal's log can hold), tells the box its journal lost actions."""
+    the_box, token = box(), request.cookies.get(SEAT_COOKIE)
+    if (version is not None and the_box.version < version <= the_box.version + LOST_AT_MOST
+            and (the_box.seat_of(token) is not None or the_box.is_host(token))):
+        the_box.seen(version)
+
+
+def last_event_id():
+    raw = request.headers.get("Last-Event-ID", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
 def viewer_of(the_box, wants_seat, token):
     """The seat of a phone that holds one and asks for its view (?view=seat), else "public"."""
     seat = the_box.seat_of(token) if wants_seat else None  # each time: a token may lose its seat
@@ -37,6 +55,7 @@ def viewer_of(the_box, wants_seat, token):
 @bp.get("/table")
 def table():
     since, changes = since_arg(), current_app.config["CHANGES"]
+    heard(since)
     if since is not None and changes.take_place():  # no place to wait: answer at once
         try:
             changes.wait(since, LONG_POLL)
@@ -61,6 +80,7 @@ def stream():
     language). When every place to wait is taken: 503, and the phone polls instead."""
     the_box, changes = box(), current_app.config["CHANGES"]
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
+    heard(last_event_id())
     if not changes.take_place():
         response = jsonify(error=word(language(), "streams_full"), code="streams_full")
         response.headers["Retry-After"] = "30"

@@ -30,7 +30,10 @@ class BoxPort(Protocol):
     @property
     def seats(self) -> int: ...
     @property
-    def fault(self) -> str | None: ...  # "full" or "failing" while the journal takes no writes
+    def storage(self) -> str: ...  # "ok"; "full" or "failing" while the journal takes no writes; "lost" (`seen`)
+    def seen(self, version: int) -> None:
+        """A phone at the table was shown `version`: a later one than the box's tells that the journal lost
+        acknowledged actions, which the box then says on every phone (storage "lost") until the next game."""
     def snapshot(self, read: Callable[[int, Callable[[Viewer], dict[str, JSON]]], T]) -> T:
         """read(version, view_of) in one read of the table: every view view_of(viewer) gives is at `version`, and
         no change is made meanwhile. Returns what `read` returns."""

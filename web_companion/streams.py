@@ -185,7 +185,7 @@ class Changes:
     def health(self):
         """What the phones say about the box itself (not the game): whether its display answers, and whether
         its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does)."""
-        return {"display": self.box.display_status, "storage": self.box.fault or "ok"}
+        return {"display": self.box.display_status, "storage": self.box.storage}
 
     def wait(self, since, timeout):
         """Block until the table's version differs from `since` (or the timeout); True if it does."""
