@@ -148,10 +148,13 @@ class Side:
             "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
             for viewer in self.viewers}
         self.seen = dict.fromkeys(self.viewers)  # the version of the last view each stream sent
+        self.view = dict.fromkeys(self.viewers)  # and that view
 
     def served(self, viewer):
-        """Everything `viewer` is served now: its GETs and the stream events since the last look, up to the
-        table's version (the box writes them from a thread of its own)."""
+        """Everything `viewer` is served now: its GETs, the stream's other events since the last look and its
+        view, up to the table's version (the box writes them from a thread of its own). A stream sends the view of
+        the version the table is at when it writes, so which versions it sent on the way, and where among its
+        other events, depends on how fast it ran: the view compared is its last, at the table's version."""
         phone = self.phones[viewer]
         paths = {PUBLIC: ["/api/table", "/box/oled.png", "/box/layout"],
                  HOST: ["/api/table", "/api/host", "/api/host/seats", "/api/host/log"]}
@@ -160,12 +163,13 @@ class Side:
             chunk = next(self.streams[viewer]).decode()
             if chunk.startswith("id: "):
                 self.seen[viewer] = int(chunk[4:chunk.index("\n")])
-            if chunk == ": keep-alive\n\n":
+                self.view[viewer] = chunk.encode()
+            elif chunk == ": keep-alive\n\n":
                 if self.seen[viewer] == self.box.table.version:
                     break
-                continue
-            bodies.append(chunk.encode())
-        return bodies
+            else:
+                bodies.append(chunk.encode())
+        return [*bodies, self.view[viewer]]
 
     def refusals(self, seat):
         """What each pad button and each listed action would do for `seat` now: accepted, or the refusal."""
