@@ -229,34 +229,6 @@ def add_pinmap_option(parser):
                         help=said("pinmap_option"))
 
 
-SPARE_THREADS = 24  # server threads no waiting phone may take: the host, presses and plain requests
-MORE_THREADS = 16  # threads added at a time, as phones follow live (growing_threads)
-FIRST_THREADS = SPARE_THREADS + MORE_THREADS  # threads at start
-# Waitress's settings. Idle connections cost no thread; poll() has no 1,024-descriptor limit. A connection
-# stays read while its request is served (the lookahead): a phone that leaves its stream is seen at once, and
-# its place is free at the next change instead of the next keep-alive.
-SERVER = {"connection_limit": 2000, "channel_timeout": 60, "asyncore_use_poll": True,
-          "channel_request_lookahead": 1, "ident": "arbitro"}
-
-
-def growing_threads(dispatcher, threads):
-    """`when_waiting(phones)` for the phones' changes: grows the server's `threads` (waitress's task dispatcher)
-    so SPARE_THREADS stay free beside the phones that wait, MORE_THREADS at a time, up to WAITERS + SPARE_THREADS. A
-    thread costs memory and time to start: a box that few phones follow does not pay for hundreds. The spare
-    ones always leave a thread to answer the phone that asks to wait, and so to grow them. Never shrunk."""
-    from web_companion.streams import WAITERS
-
-    lock = threading.Lock()
-
-    def when_waiting(phones):
-        nonlocal threads
-        with lock:
-            if phones + SPARE_THREADS > threads:
-                threads = min(WAITERS + SPARE_THREADS, phones + SPARE_THREADS + MORE_THREADS)
-                dispatcher.set_thread_count(threads)
-    return when_waiting
-
-
 def bounded(kind, low, high):
     """An argparse type: a number of `kind` from `low` to `high`."""
     def parse(raw):
@@ -342,15 +314,17 @@ def power_off():
     return None
 
 
-def stop_on_signals():
-    """SIGTERM (`systemctl stop`, a shutdown) and SIGINT (Ctrl-C) stop the box cleanly: the server's loop ends
-    (SystemExit, which waitress takes as its stop), then the composition root closes the box (the press being
-    applied finishes, the OLED says it stopped) and the journal (the main file alone holds every game). A second
-    signal during that stop exits at once: the journal is then as after a power cut, which loses nothing."""
+def stop_on_signals(first=lambda: None):
+    """SIGTERM (`systemctl stop`, a shutdown) and SIGINT (Ctrl-C) stop the box cleanly: `first()` (the phones that
+    wait are let go), then the server's loop ends (SystemExit, which waitress takes as its stop), then the
+    composition root closes the box (the press being applied finishes, the OLED says it stopped) and the journal
+    (the main file alone holds every game). A second signal during that stop exits at once: the journal is then
+    as after a power cut, which loses nothing."""
     def stop(signum, frame):
         for each in (signal.SIGTERM, signal.SIGINT):
             signal.signal(each, now)
         print(f"arbitro: {said('stopping', signal=signal.Signals(signum).name)}", file=sys.stderr, flush=True)
+        first()
         raise SystemExit(0)
 
     def now(signum, frame):
@@ -373,7 +347,6 @@ def is_loopback(host):
 
 
 def serve(args):
-    import waitress
     from gpiozero.exc import GPIOZeroError
     from luma.core.error import Error as LumaError
 
@@ -390,6 +363,7 @@ def serve(args):
     from .display import device_opener
     from .network import box_url
     from .pins import mock_pins, real_pins
+    from .server import make_server
     from . import mock
     from .virtual_box import VirtualBox
     from .web_port import WebPort
@@ -435,17 +409,16 @@ def serve(args):
             print(f"arbitro: {said('resuming', game=table.game, data=args.data)}", file=sys.stderr)
         try:
             # A phone following live holds a thread while it waits: WAITERS of them at most, and threads to spare
-            # for everything else, grown as phones come.
+            # for everything else, grown as phones come and given back as they leave (device/server.py).
             threading.stack_size(512 * 1024)
             virtual = VirtualBox(box, mock.Finger(box.pads, simulated)) if args.mock else None
             app = create_app(WebPort(box), virtual=virtual)
-            server = waitress.create_server(app, host=host, port=args.port, threads=FIRST_THREADS, **SERVER)
-            app.config["CHANGES"].when_waiting = growing_threads(server.task_dispatcher, FIRST_THREADS)
+            server = make_server(app, app.config["CHANGES"], host, args.port)
         except OSError as e:
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
         print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)
         box.start()
-        stop_on_signals()
+        stop_on_signals(app.config["CHANGES"].close)
         server.run()  # until a signal ends its loop: waitress then shuts its threads down
     except Rejected as e:
         raise StartError(render(terminal_language(), e.message)) from None

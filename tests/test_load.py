@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import FIRST_THREADS, SPARE_THREADS
+from device.server import FIRST_THREADS, SPARE_THREADS
 from tests.browser import Server
 from tests.conftest import DIRECT_PINMAP
 

@@ -1,6 +1,6 @@
 """Phones following live under waitress, the server the box runs: the box writes each change to every phone's
-connection from one thread of its own, without waking the phones' threads; a phone that left or reads no more
-is dropped at the next change."""
+connection from one thread of its own, without waking the phones' threads; a phone that left is let go at once,
+one that reads no more at the next change, and every one as the box stops."""
 import http.client
 import socket
 import threading
@@ -10,7 +10,7 @@ import pytest
 import waitress
 from waitress.channel import HTTPChannel
 
-from device.cli import SERVER
+from device.server import SERVER
 from device.web_port import WebPort
 from tests.conftest import virtual
 from web_companion import create_app, streams, waitress_writer
@@ -73,7 +73,7 @@ def test_a_change_reaches_every_phone_from_one_thread_without_waking_theirs(box,
         response.close(), connection.close()
 
 
-def test_a_phone_that_left_is_let_go_at_the_next_change(box, served):
+def test_a_phone_that_left_is_let_go_at_once(box, served):
     app, port = served
     changes = app.config["CHANGES"]
     connection, response = follow(port)
@@ -90,6 +90,7 @@ def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
 
     class Channel:  # a waitress connection whose phone reads no more: its unsent bytes pile up
         total_outbufs_len = waitress_writer.STALLED + 1
+        outbuf_lock = threading.Condition()
 
         def check_client_disconnected(self):
             return False
@@ -104,6 +105,25 @@ def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
     assert list(chunks) == []  # its stream ends, and nothing more is written to it
     response.close()
     assert app.config["CHANGES"].waiters == 0
+
+
+def test_a_stopping_box_lets_every_waiting_phone_go_at_once(box, served):
+    """Defect: `systemctl stop` waited 5 s (waitress's shutdown) for each thread a phone held while it waited for
+    the next change (a keep-alive 15 s away, a long poll 25 s)."""
+    app, port = served
+    changes = app.config["CHANGES"]
+    connection, response = follow(port)
+    read_until_view(response, box.table.version)
+    polled = []
+    polling = threading.Thread(target=lambda: polled.append(changes.wait(box.table.version, 3600)))
+    polling.start()
+    assert settled(lambda: changes.waiters == 1 and polling.is_alive(), timeout=5)
+    changes.close()
+    polling.join(timeout=5)
+    assert polled == [True]  # answered, with the view as it is
+    assert response.read().strip() == b""  # the stream has ended (http.client: the last chunk came)
+    assert settled(lambda: changes.waiters == 0, timeout=5)
+    connection.close()
 
 
 def test_an_http_1_0_phone_gets_its_events_unframed(box, served):

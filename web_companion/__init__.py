@@ -12,12 +12,17 @@ from .streams import Changes
 from .texts import word
 from .viewers import language
 
+# Bytes a request's body may hold: the largest a phone sends, a Leader 1 game with every option at its fullest
+# (three decks of 120 tiles, ten stages), is 1.7 KB. The server refuses more before reading it
+# (device/server.py); the app refuses it under any server.
+MAX_BODY = 16 * 1024
+
 
 def create_app(box, *, virtual=None):
     """The web app of `box`, a BoxPort (web_companion/port.py: all the web side may ask of the box); in mock mode
     `virtual` is the virtual box (device/virtual_box.py) its page works."""
     app = Flask(__name__)
-    app.config.update(BOX=box, VIRTUAL=virtual)
+    app.config.update(BOX=box, VIRTUAL=virtual, MAX_CONTENT_LENGTH=MAX_BODY)
     app.json.sort_keys = False
     init_app(app, box)
     same_origin.init_app(app)

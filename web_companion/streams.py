@@ -6,9 +6,10 @@ change wakes no phone's thread (with 50 phones, that was most of a press's cost)
 Each phone that waits (a stream, a long poll) still holds one of the server's threads: waitress keeps a
 response open only while its thread is in it. So waiting has a fixed number of places, fewer than the server's
 threads: whatever number of phones come, threads stay free for the pads' web twin, the host and every plain
-request. A phone beyond them is told to poll. The server need not start with a thread for every place:
-`when_waiting` hears how many phones wait each time one more does, and the composition root grows the server's
-threads to keep some free beside them."""
+request. A phone beyond them is told to poll. The server need not keep a thread for every place: `when_waiting`
+hears how many phones wait each time one starts or stops, and the server (device/server.py) grows its threads
+to keep some free beside them, and gives them back as phones leave. A phone that closes its stream frees its
+place and its thread at once: its own thread waits on its connection, which wakes it as the phone leaves."""
 import collections
 import json
 import logging
@@ -33,9 +34,10 @@ class Changes:
     def __init__(self, box, waiters=WAITERS):
         self.box = box  # a BoxPort
         self._changed = threading.Condition()
+        self._closed = False  # the box stops
         self.places = waiters  # how many phones may wait at once
         self.waiters = 0  # phones holding a place
-        self.when_waiting = None  # callable(phones waiting), told as one more starts to wait
+        self.when_waiting = None  # callable(phones waiting), told as one starts or stops waiting
         self._counting = threading.Lock()
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         self._followers = set()
@@ -78,17 +80,22 @@ class Changes:
             if self.waiters >= self.places:
                 return False
             self.waiters += 1
-            waiting = self.waiters
-        if self.when_waiting is not None:
-            try:
-                self.when_waiting(waiting)
-            except Exception:  # no more threads to be had (memory): this phone has one already, and waits
-                log.exception("could not make room for more phones to follow live")
+            self._tell_waiting()
         return True
 
     def leave_place(self):
         with self._counting:
             self.waiters -= 1
+            self._tell_waiting()
+
+    def _tell_waiting(self):
+        """Under the count's lock: the server hears the counts in the order they were taken."""
+        if self.when_waiting is None:
+            return
+        try:
+            self.when_waiting(self.waiters)
+        except Exception:  # no more threads to be had (memory): this phone has one already, and waits
+            log.exception("could not make room for more phones to follow live")
 
     def _table_changed(self, _):
         """Under the table's lock, as the change is made: the views the followers want are rendered now, so
@@ -188,42 +195,77 @@ class Changes:
         return {"display": self.box.display_status, "storage": self.box.storage}
 
     def wait(self, since, timeout):
-        """Block until the table's version differs from `since` (or the timeout); True if it does."""
+        """Block until the table's version differs from `since` (or the timeout, or the box stops); True if it
+        does."""
         with self._changed:
-            return self._changed.wait_for(lambda: self.box.version != since, timeout)
+            return self._changed.wait_for(lambda: self._closed or self.box.version != since, timeout)
+
+    def close(self):
+        """The box stops: every phone that waits (following live, or polling) is let go at once, so that the
+        server's threads stop with it; the phones come back to the next box on their own."""
+        with self._changed:
+            self._closed = True
+            followers = list(self._followers)
+            self._changed.notify_all()
+        for follower in followers:
+            follower.end()
 
 
 class Follower:
     """A phone following live. `viewer()` says whose view it may see now ("public" or a seat: a phone's token
     may lose its seat). `send(bytes)` writes an event to its connection from the followers' thread (raising once
-    the phone is gone); without one (a server other than waitress, the tests' client) events queue for the
-    phone's own thread to yield from `events`."""
+    the phone is gone): `connection`, waitress's (web_companion/waitress_writer.py); without one (a server other
+    than waitress, the tests' client) events queue for the phone's own thread to yield from `events`."""
 
-    def __init__(self, viewer, send=None, language="en"):
-        self.viewer, self._send, self.language = viewer, send, language  # the phone page's language
+    def __init__(self, viewer, connection=None, language="en"):
+        self.viewer, self.language = viewer, language  # the phone page's language
+        self._connection = Queued() if connection is None else connection
         self.version = self.health = None  # what it was sent last
-        self._queued = collections.deque()
-        self._woken = threading.Event()
         self._ended = False
 
     def send(self, data):
-        if self._send is None:
-            self._queued.append(data)
-            self._woken.set()
-        else:
-            self._send(data)
+        self._connection(data)
 
     def end(self):
         self._ended = True
-        self._woken.set()
+        self._connection.wake()
 
     def events(self, keep_alive):
         """What the phone's own thread writes: the queued events, a comment every `keep_alive` seconds without
-        one (which also finds a phone that left), until the followers' thread ends it."""
-        while not self._ended:
-            if not self._woken.wait(keep_alive):
-                yield KEEP_ALIVE_EVENT
-                continue
-            self._woken.clear()
-            while self._queued:
-                yield self._queued.popleft()
+        one, until the followers' thread ends it or the phone leaves (seen at once under waitress: the response
+        ends, and its place and thread are free)."""
+        connection = self._connection
+        while True:
+            woken = connection.wait(lambda: self._ended, keep_alive)
+            if self._ended or connection.gone:
+                return
+            yield from connection.taken() if woken else [KEEP_ALIVE_EVENT]
+
+
+class Queued:
+    """A follower's connection where the server gives none to write to: its events queue until the phone's own
+    thread takes them."""
+    gone = False
+
+    def __init__(self):
+        self._events = collections.deque()
+        self._changed = threading.Condition()
+
+    def __call__(self, data):
+        with self._changed:
+            self._events.append(data)
+            self._changed.notify_all()
+
+    def wait(self, until, timeout):
+        """Block until `until()` holds or an event is queued (True), or `timeout` seconds pass (False)."""
+        with self._changed:
+            return bool(self._changed.wait_for(lambda: until() or self._events, timeout))
+
+    def wake(self):
+        with self._changed:
+            self._changed.notify_all()
+
+    def taken(self):
+        with self._changed:
+            taken, self._events = list(self._events), collections.deque()
+        return taken
