@@ -107,6 +107,14 @@ def _full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "") == "SQLITE_FULL"
 
 
+def on_read_only_disk(path: Path) -> bool:
+    """Whether the journal `path` lies on a file system mounted read-only."""
+    try:
+        return path.is_file() and bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def take_lock(path: str) -> TextIO:
     """The lock of the journal `path`'s folder, held while the file returned stays open. Two boxes on one journal
     would interleave two games: the second is refused."""
@@ -192,6 +200,10 @@ class Journal:
         self.fault: str | None = None
         self._checkpoints: Checkpoints | None = None
         self._opened = False  # the session's marks are written
+        self._read_only = self.path != ":memory:" and on_read_only_disk(Path(self.path))
+        if self._read_only:
+            self._open_read_only()
+            return
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
             refuse_emptied(Path(self.path))
@@ -242,6 +254,30 @@ class Journal:
         if self.path != ":memory:":
             self._checkpoints = Checkpoints(self.path, after)
 
+    def _open_read_only(self) -> None:
+        """The journal on a disk mounted read-only (an SD card the kernel stopped writing): opened to be read, so
+        the box shows its games and says why it takes no press ("failing": every write is refused). Nothing can
+        write the folder meanwhile, so there is no lock to take and no log to check: SQLite reads the log where
+        one was left, else the main file alone."""
+        path = Path(self.path)
+        self._lock, self._own_lock, self._lockfile = threading.Lock(), True, None
+        log_left = Path(f"{path}-wal").exists()
+        try:
+            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if log_left else '&immutable=1'}",
+                                       uri=True, check_same_thread=False, isolation_level=None)
+            found = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
+        except sqlite3.DatabaseError as e:
+            self._give_up()
+            raise JournalError(f"cannot read the journal {self.path} on a disk mounted read-only ({e})") from None
+        if found != FORMAT:
+            self._give_up()
+            raise JournalError(f"the journal {self.path} is in format {found}, and its disk is mounted read-only: "
+                               f"this box reads format {FORMAT} once it can bring it up to date")
+        log.error("the journal %s is on a disk mounted read-only: the box shows its games and takes no press",
+                  self.path)
+        self.fault = "failing"
+
     @staticmethod
     def _usable_directory(directory: Path) -> None:
         fix = "make it (and the directories above it) usable by the user the box runs as, or pass another --data"
@@ -274,6 +310,9 @@ class Journal:
         game. Where that cannot be written (a full disk), the log stays, synced, and is read at the next start."""
         if self._checkpoints:
             self._checkpoints.close()
+        if self._read_only:
+            self._db.close()
+            return
         keeper = None
         with self._lock:
             try:

@@ -249,6 +249,47 @@ def test_a_real_full_filesystem(tmp_path):
         subprocess.run(["umount", "--lazy", str(mount)], check=False)  # also when a failed test left it open
 
 
+def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp_path):
+    """Defect: an SD card the kernel remounted read-only stopped the box at its start (the table saw nothing);
+    now it starts, shows the games as they were and says why it takes no press, on the OLED and every phone."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "card"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        for crashed in (False, True):  # stopped cleanly, or with its log left beside it
+            table = Table(Journal(mount / "journal.sqlite3"))
+            table.new_game("ponte", 3)
+            play(table, 4)
+            version, view = table.version, table.view()
+            left = ("journal.sqlite3", "journal.sqlite3-wal", "journal.sqlite3-shm")
+            if crashed:
+                for name in left:
+                    shutil.copy(mount / name, tmp_path / name)
+            table.close()
+            if crashed:  # as a power cut leaves it: the log and its index beside the main file
+                for name in left:
+                    shutil.copy(tmp_path / name, mount / name)
+            subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+            files = sorted(p.name for p in mount.iterdir())
+            shown = Table(Journal(mount / "journal.sqlite3"))
+            assert shown.fault == "failing" and shown.version == version and shown.view() == view
+            with pytest.raises(JournalError):
+                shown.act(a_legal_action(shown, 0))
+            assert shown.view() == view
+            shown.close()
+            assert sorted(p.name for p in mount.iterdir()) == files
+            subprocess.run(["mount", "-o", "remount,rw", str(mount)], check=True)
+            again = Table(Journal(mount / "journal.sqlite3"))  # writable again: on it goes
+            assert again.fault is None and again.act(a_legal_action(again, 0)) in ("applied", "held")
+            again.close()
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=False)
+
+
 # -- restarts and damaged files --------------------------------------------------------------------------------
 def test_the_version_never_goes_backwards_across_restarts(tmp_path, clock):
     """Defect: a held pick moved the version in memory only; 34 of 60 restarts went backwards."""
