@@ -2,6 +2,7 @@
 backup.py): what is in play stays on the box, and a file that is not ours, is damaged or does not replay is
 refused with a reason and changes nothing."""
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -373,3 +374,44 @@ def test_a_past_games_log_is_replayed_without_holding_up_a_pad_press(make_box, m
     box, past = a_box_after_a_past_game(make_box)
     log = press_while_inside(box, monkeypatch, "game", lambda: box.table.export(past))
     assert json.loads(log.splitlines()[0])["game"] == "ponte"
+
+
+class Cut(BaseException):
+    """The power, cut at a step of a restore."""
+
+
+@pytest.mark.parametrize("step", range(12))
+def test_a_restore_stopped_at_any_step_leaves_the_old_journal_or_the_new_one_whole(tmp_path, monkeypatch, step):
+    """Every file operation a restore makes is a step it may be stopped at (a power cut, a kill): the folder then
+    holds the journal it had, or the restored one, whole — never a mix, never the old log over the new file."""
+    from engine import backup as backup_module
+    backup, data, log = good_backup(tmp_path, games=2)
+    before = Table(Journal(data / "journal.sqlite3"))
+    old = [before.export(game) for game in before.games_kept()]
+    before.close()
+    calls = []
+
+    def cutting(name, real):
+        def call(*args, **kwargs):
+            calls.append(name)
+            if len(calls) == step + 1:
+                raise Cut()
+            return real(*args, **kwargs)
+        return call
+    for name in ("link", "unlink", "replace"):
+        monkeypatch.setattr(backup_module.os, name, cutting(name, getattr(os, name)))
+    monkeypatch.setattr(backup_module, "_fsync_folder", cutting("fsync", backup_module._fsync_folder))
+    monkeypatch.setattr(backup_module.Journal, "close", cutting("close", backup_module.Journal.close))
+    try:
+        restore(backup, data)
+        cut = False
+    except Cut:
+        cut = True
+    monkeypatch.undo()
+    assert cut == (step < len(calls)), calls
+    after = Table(Journal(data / "journal.sqlite3"))
+    kept = [after.export(game) for game in after.games_kept()]
+    after.close()
+    assert kept in (old, [log])
+    if "replace" not in calls[:step]:  # stopped before the new file was renamed into place
+        assert kept == old
