@@ -1,6 +1,7 @@
 """Faults the box must survive: a handler that raises in an input thread, a journal that cannot be written (a
 full disk), damage to the files under --data, restarts. Nothing acknowledged is lost, nothing unwritten is
 acknowledged, and the next press works as soon as the fault is gone."""
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -197,18 +198,26 @@ def a_legal_action(table, n):
     return table.legal_actions(seats[n % len(seats)])[0]
 
 
+@contextlib.contextmanager
+def small_disk(folder, size):
+    """A tmpfs of `size` mounted on `folder` for the test (skipped where the test may not mount one)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "--lazy", str(folder)], check=False)  # also when a failed test left it open
+
+
 def test_a_real_full_filesystem(tmp_path):
     """A small tmpfs, filled for real: the press that does not fit is refused, the game stays whole. The main
     file cannot grow first: what the write-ahead log still takes is acknowledged, synced there, and kept.
     Defect: a box started again on the still full disk said its storage was fine until the first press."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount = tmp_path / "small"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode:
-        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with small_disk(tmp_path / "small", "256k") as mount:
         table = Table(Journal(mount / "journal.sqlite3"))
         table.new_game("ponte", 3)
         with open(mount / "ballast", "ab", buffering=0) as ballast:  # fill every byte that is left
@@ -245,21 +254,12 @@ def test_a_real_full_filesystem(tmp_path):
         assert again.fault is None and again.version == version and again.view() == view
         assert again.act(a_legal_action(again, 0)) in ("applied", "held")
         again.close()
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # also when a failed test left it open
 
 
 def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp_path):
     """Defect: an SD card the kernel remounted read-only stopped the box at its start (the table saw nothing);
     now it starts, shows the games as they were and says why it takes no press, on the OLED and every phone."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    mount = tmp_path / "card"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode:
-        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with small_disk(tmp_path / "card", "1m") as mount:
         for crashed in (False, True):  # stopped cleanly, or with its log left beside it
             table = Table(Journal(mount / "journal.sqlite3"))
             table.new_game("ponte", 3)
@@ -286,8 +286,6 @@ def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp
             again = Table(Journal(mount / "journal.sqlite3"))  # writable again: on it goes
             assert again.fault is None and again.act(a_legal_action(again, 0)) in ("applied", "held")
             again.close()
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=False)
 
 
 # -- restarts and damaged files --------------------------------------------------------------------------------
