@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test check tools bench catalogs lock types
+.PHONY: run test test-pi check tools bench catalogs lock types
 QUICK := -m "not browser and not slow"
 
 # Everything installs from requirements.lock (every package pinned, every file's hash checked), the build
@@ -32,7 +32,18 @@ tools:
 # servers and browsers of their own and measure load.
 test: $(BIN)/arbitro tools types
 	$(BIN)/pytest -q $(QUICK) -n auto
-	$(BIN)/pytest -q -m "browser or slow"
+	$(BIN)/pytest -q -m "(browser or slow) and not emulated"
+
+# The install in the Pi's own systems: armhf (32-bit Raspberry Pi OS) and arm64 Bookworm roots, run under qemu-user
+# through binfmt_misc (installed and mounted here, as root). Tens of minutes each, so not part of `make test`.
+PI_TOOLS := mmdebstrap qemu-user-static binfmt-support arch-test
+test-pi: $(BIN)/arbitro
+	[ -e /proc/sys/fs/binfmt_misc/status ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+	dpkg -s $(PI_TOOLS) >/dev/null 2>&1 || { apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(PI_TOOLS); }
+	for handler in qemu-arm qemu-aarch64; do [ -e /proc/sys/fs/binfmt_misc/$$handler ] || \
+	  update-binfmts --enable $$handler; done
+	$(BIN)/pytest -q -s -m emulated
 
 check: $(BIN)/arbitro types
 	$(BIN)/pytest -q $(QUICK) -n auto

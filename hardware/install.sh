@@ -44,7 +44,7 @@ if [[ -x $PREFIX/bin/python && -e $DATA/journal.sqlite3 ]]; then
   # first; the box is changed only when they resume every game.
   say "checking that this code, with its locked dependencies, resumes the games in $DATA"
   rm -rf "$PREFIX.next"
-  python3 -m venv --system-site-packages "$PREFIX.next"
+  python3 -m venv "$PREFIX.next"
   install_into "$PREFIX.next"
   systemctl stop arbitro.service || true
   if ! "$PREFIX.next/bin/python" -m device.cli check --data "$DATA"; then
@@ -55,18 +55,13 @@ if [[ -x $PREFIX/bin/python && -e $DATA/journal.sqlite3 ]]; then
   rm -rf "$PREFIX.next"
 fi
 
-# lgpio: Raspberry Pi OS packages it (python3-lgpio); plain Debian does not, and there the venv takes it from
-# PyPI instead (the pi extra, on ARM boards), where wheels exist for the Pi's architectures.
-LGPIO=python3-lgpio
-say "packages: Python's venv, spidev (and lgpio where the system has it), and what builds the rest"
+# The GPIO and SPI libraries are the lock's too (its pi extra: lgpio, RPi.GPIO, spidev), in the venv, not Raspberry
+# Pi OS's python3-lgpio and python3-spidev. What PyPI has no wheel of for the board is built from its locked
+# source with Debian's gcc: RPi.GPIO and spidev, and on armv7 Pillow (with zlib's and libjpeg's headers).
+say "packages: Python's venv, i2c-tools, and what builds the locked packages that have no wheel for this board"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-if ! apt-cache show "$LGPIO" >/dev/null 2>&1; then
-  say "no $LGPIO in this system's packages: the venv takes lgpio from PyPI (the pi extra)"
-  LGPIO=
-fi
-# zlib and libjpeg: Pillow builds from its locked source where PyPI has no wheel for the board (armv7)
-apt-get install -y -q python3-venv python3-dev gcc zlib1g-dev libjpeg-dev $LGPIO python3-spidev i2c-tools
+apt-get install -y -q python3-venv python3-dev gcc zlib1g-dev libjpeg-dev i2c-tools
 
 say "I2C on (the display), SPI too (a display may use it)"
 if command -v raspi-config >/dev/null; then
@@ -91,10 +86,14 @@ for group in gpio i2c spi; do
   fi
 done
 
-say "Arbitro in $PREFIX (a venv that sees the system's lgpio and spidev), from requirements.lock"
+say "Arbitro in $PREFIX (a venv of its own: nothing of the system's Python packages), from requirements.lock"
 if [[ ! -x $PREFIX/bin/python ]]; then
-  python3 -m venv --system-site-packages "$PREFIX"
+  python3 -m venv "$PREFIX"
   say "venv: made"
+elif grep -qx 'include-system-site-packages = true' "$PREFIX/pyvenv.cfg"; then
+  # an older install.sh made it with --system-site-packages, for python3-lgpio and python3-spidev
+  sed -i 's/^include-system-site-packages = true$/include-system-site-packages = false/' "$PREFIX/pyvenv.cfg"
+  say "venv: it no longer sees the system's Python packages (the lock's lgpio and spidev serve)"
 fi
 BEFORE=$("$PREFIX/bin/arbitro" --version 2>/dev/null || echo "nothing")
 install_into "$PREFIX"
