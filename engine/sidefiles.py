@@ -11,6 +11,8 @@ engine/journal.py): `open`, 1 from a start to a clean stop, and `session`, a ran
 - a log, an index or a rollback journal with no main file beside it: the main file is gone, refused;
 - the main file says the box did not stop cleanly, and no log lies beside it: the log is gone, refused;
 - a log whose last commit names another session (and not this one as its previous): another journal's, refused;
+- a log whose last commit is older than the main file alone: an older copy of this one's, refused (SQLite would
+  lay its old pages over the newer main file);
 - a log beside a main file in rollback mode: refused (SQLite would apply it on the switch to WAL).
 
 These checks read: they open the journal read-only, which never copies a log into the main file, so a refusal
@@ -31,6 +33,7 @@ class Marks(NamedTuple):
     open: int | None
     session: int | None
     previous: int | None
+    version: int | None
 
 
 class SideFileError(Exception):
@@ -44,9 +47,9 @@ def beside(path: Path) -> list[Path]:
 def marks(db: sqlite3.Connection) -> Marks:
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "meta" not in tables:
-        return Marks(None, None, None)
-    found = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('open', 'session', 'previous')").fetchall())
-    return Marks(found.get("open"), found.get("session"), found.get("previous"))
+        return Marks(None, None, None, None)
+    found = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    return Marks(found.get("open"), found.get("session"), found.get("previous"), found.get("version"))
 
 
 def marks_alone(path: Path) -> Marks:
@@ -71,12 +74,13 @@ def inspect(path: Path) -> None:
                                 f"move {names} aside to start afresh (left untouched)")
         return
     log = Path(f"{path}-wal")
-    if Path(f"{path}-journal").exists():
-        return  # a rollback journal: SQLite's to roll back as the box opens the main file (read alone, it may be torn)
     with open(path, "rb") as main:
         header = main.read(20)
+    in_wal_mode = len(header) == 20 and header[18] == WAL_MODE
+    if not in_wal_mode and Path(f"{path}-journal").exists():
+        return  # a rollback journal: SQLite's to roll back as the box opens the main file (read alone, it may be torn)
     alone = marks_alone(path)
-    if log.exists() and len(header) == 20 and header[18] != WAL_MODE:
+    if log.exists() and not in_wal_mode:
         raise SideFileError(f"{log} lies beside a journal that keeps no write-ahead log: it belongs to another "
                             "file. Move it aside (left untouched)")
     if alone.open and not log.exists():
@@ -101,3 +105,7 @@ def inspect(path: Path) -> None:
     if logged.session != alone.session and logged.previous != alone.session:
         raise SideFileError(f"the write-ahead log {log} belongs to another journal (or an older copy of this one): "
                             "opening it would overwrite this journal. Move it aside (left untouched)")
+    if (logged.version or 0) < (alone.version or 0):
+        raise SideFileError(f"the write-ahead log {log} is an older copy of this journal's (it ends at version "
+                            f"{logged.version}, the journal beside it holds {alone.version}): opening it would take "
+                            "the journal back. Move it aside (left untouched)")

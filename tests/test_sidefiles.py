@@ -6,12 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
 from device.cli import main
 from engine.backup import check_resumable, recover
 from engine.journal import Journal, JournalError
+from engine.sidefiles import marks_alone
 from engine.table import Table
 from tests.test_faults import play
 
@@ -197,3 +199,38 @@ def test_a_log_cut_short_is_told_by_the_first_phone_that_comes_back(tmp_path):
     table = Table(Journal(folder / JOURNAL))  # the version moved on for good
     assert table.version > acknowledged
     table.close()
+
+
+def test_an_older_copy_of_the_log_is_refused_and_check_agrees(tmp_path):
+    """Defect: a log copied from this journal's own folder earlier in the same run (the session the same), put
+    back beside a main file a checkpoint had since moved on, took the journal back to the copy's version and lost
+    what the main file held for good."""
+    folder = tmp_path / "data"
+    table = Table(Journal(folder / JOURNAL, after=0.01))
+    table.new_game("ponte", 3)
+    play(table, 3)
+    older = (folder / f"{JOURNAL}-wal").read_bytes()
+    play(table, 6)
+    deadline = time.monotonic() + 30
+    while marks_alone(folder / JOURNAL).version != table.version:  # the checkpoint has copied it all in
+        assert time.monotonic() < deadline, "no checkpoint came"
+        time.sleep(0.01)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    shutil.copy(folder / JOURNAL, crashed / JOURNAL)
+    (crashed / f"{JOURNAL}-wal").write_bytes(older)
+    table.close()
+    before = files(crashed)
+    checked, opened, _ = outcome(crashed)
+    assert checked == opened and opened[0] == "refused" and "older copy of this journal" in opened[1]
+    assert files(crashed) == before
+
+
+def test_a_stray_rollback_journal_does_not_hide_a_lost_log(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    crashed(folder, 6, before=5)
+    (folder / f"{JOURNAL}-wal").unlink()
+    (folder / f"{JOURNAL}-journal").write_bytes(b"")
+    checked, opened, _ = outcome(folder)
+    assert checked == opened and opened[0] == "refused" and "-wal is missing" in opened[1]
