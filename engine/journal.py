@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TextIO, TypeAlias, cast
 
 from .rules.protocol import JSON, Action
-from .sidefiles import SideFileError, inspect
+from .sidefiles import SideFileError, holds_frames, inspect
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ CACHE_KIB = 256
 # holds every action acknowledged more than a checkpoint's round ago, and the log restarts from its beginning
 # after each checkpoint that copied all of it, cut back to WAL_LIMIT bytes when it grew past them.
 CHECKPOINT_AFTER = 1.0
+ROOM = 1 << 20  # bytes a disk has left, at least, when a journal that fails to open is not taken for a full one
 WAL_LIMIT = 1 << 20
 DURABILITY = ("journal_mode=WAL", "synchronous=FULL", "wal_autocheckpoint=0", f"journal_size_limit={WAL_LIMIT}")
 
@@ -113,6 +114,15 @@ def on_read_only_disk(path: Path) -> bool:
         return path.is_file() and bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
     except OSError:
         return False
+
+
+def has_room(folder: Path) -> bool:
+    """Whether the disk of `folder` has ROOM left (where a journal's start failed, less is taken for a full disk)."""
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return True
+    return found.f_bavail * found.f_frsize >= ROOM
 
 
 def take_lock(path: str) -> TextIO:
@@ -202,7 +212,7 @@ class Journal:
         self._opened = False  # the session's marks are written
         self._read_only = self.path != ":memory:" and on_read_only_disk(Path(self.path))
         if self._read_only:
-            self._open_read_only()
+            self._open_read_only("failing")
             return
         if self.path != ":memory:":
             self._usable_directory(Path(self.path).parent)
@@ -233,6 +243,11 @@ class Journal:
             raise JournalError(str(e)) from None
         except sqlite3.DatabaseError as e:
             self._give_up()
+            if Path(self.path).is_file() and not has_room(Path(self.path).parent):
+                # no room even for the log's index (as after a clean stop): read, and say the disk is full
+                self._read_only = True
+                self._open_read_only("full")
+                return
             if "readonly" in str(e) or "unable to open" in str(e):
                 raise JournalError(f"cannot write the journal {self.path} ({e}): make it and its directory "
                                    "writable by the user the box runs as") from None
@@ -242,7 +257,8 @@ class Journal:
             self._write([])  # the session's marks; a box that cannot write must say so before it serves anyone
             if self.path != ":memory:":
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # alone at the start: the main file has it all
-                self._write([])  # and the log takes a write from its first byte: there is room on the disk
+                with self._transaction():  # and the log takes a write from its first byte: there is room
+                    self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 1)")
         except (JournalError, sqlite3.Error) as e:
             full = e.full if isinstance(e, JournalError) else _full(e)
             if not full:
@@ -254,14 +270,15 @@ class Journal:
         if self.path != ":memory:":
             self._checkpoints = Checkpoints(self.path, after)
 
-    def _open_read_only(self) -> None:
-        """The journal on a disk mounted read-only (an SD card the kernel stopped writing): opened to be read, so
-        the box shows its games and says why it takes no press ("failing": every write is refused). Nothing can
-        write the folder meanwhile, so there is no lock to take and no log to check: SQLite reads the log where
-        one was left, else the main file alone."""
+    def _open_read_only(self, fault: str) -> None:
+        """The journal on a disk mounted read-only (an SD card the kernel stopped writing; `fault` "failing"), or
+        on one with no room even for the log's index (`fault` "full"): opened to be read, so the box shows its
+        games and says why it takes no press (every write is refused, until the box starts again on a disk that
+        takes them). Nothing writes the folder meanwhile: no lock to take, no log to check; SQLite reads the log
+        where one holds anything, else the main file alone."""
         path = Path(self.path)
         self._lock, self._own_lock, self._lockfile = threading.Lock(), True, None
-        log_left = Path(f"{path}-wal").exists()
+        log_left = holds_frames(Path(f"{path}-wal"))
         try:
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if log_left else '&immutable=1'}",
                                        uri=True, check_same_thread=False, isolation_level=None)
@@ -274,9 +291,9 @@ class Journal:
             self._give_up()
             raise JournalError(f"the journal {self.path} is in format {found}, and its disk is mounted read-only: "
                                f"this box reads format {FORMAT} once it can bring it up to date")
-        log.error("the journal %s is on a disk mounted read-only: the box shows its games and takes no press",
-                  self.path)
-        self.fault = "failing"
+        log.error("the journal %s is on a disk %s: the box shows its games and takes no press", self.path,
+                  "mounted read-only" if fault == "failing" else "with no room left")
+        self.fault = fault
 
     @staticmethod
     def _usable_directory(directory: Path) -> None:
@@ -381,7 +398,8 @@ class Journal:
             except sqlite3.Error as e:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
-                raise JournalError(f"could not write the journal {self.path}: {e}", full=_full(e)) from None
+                full = _full(e) or (self._read_only and self.fault == "full")
+                raise JournalError(f"could not write the journal {self.path}: {e}", full=full) from None
             if self._checkpoints:
                 self._checkpoints.written()
 

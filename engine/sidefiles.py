@@ -52,6 +52,11 @@ def marks(db: sqlite3.Connection) -> Marks:
     return Marks(found.get("open"), found.get("session"), found.get("previous"), found.get("version"))
 
 
+def holds_frames(log: Path) -> bool:
+    """Whether the write-ahead log `log` may hold anything: past its 32-byte header (an empty one holds nothing)."""
+    return log.exists() and log.stat().st_size > 32
+
+
 def marks_alone(path: Path) -> Marks:
     """The marks the main file `path` holds alone (read immutable: no log read, no file made beside it)."""
     with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
@@ -88,7 +93,7 @@ def inspect(path: Path) -> None:
             f"the write-ahead log {log} is missing: the box did not stop cleanly and the last actions it "
             f"acknowledged (at most the last seconds of play) were only in that log. Put it back if you have it; "
             f"else `arbitro recover --data {path.parent}` resumes from the main file alone (it keeps a copy)")
-    if not log.exists():
+    if not holds_frames(log):
         return
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:

@@ -256,6 +256,34 @@ def test_a_real_full_filesystem(tmp_path):
         again.close()
 
 
+def test_a_box_stopped_cleanly_starts_on_a_disk_filled_since_and_says_it_is_full(tmp_path):
+    """Defect: after a clean stop (no log, no index beside the main file) a disk filled since left no room for
+    the log's index: the box refused to start, calling its journal damaged, and every later start blamed the
+    empty log it had left. Now it shows the games and says the disk is full; with room again, it goes on."""
+    with small_disk(tmp_path / "small", "512k") as mount:
+        table = Table(Journal(mount / "journal.sqlite3"))
+        table.new_game("ponte", 3)
+        play(table, 4)
+        version, view = table.version, table.view()
+        table.close()
+        with open(mount / "ballast", "ab", buffering=0) as ballast:
+            with contextlib.suppress(OSError):
+                while True:
+                    ballast.write(b"x" * 4096)
+        for _ in range(2):  # and again, over what the first start on the full disk left
+            full = Table(Journal(mount / "journal.sqlite3"))
+            assert full.fault == "full" and full.version == version and full.view() == view
+            with pytest.raises(JournalError) as refused:
+                full.act(a_legal_action(full, 0))
+            assert refused.value.full
+            full.close()
+        (mount / "ballast").unlink()
+        again = Table(Journal(mount / "journal.sqlite3"))
+        assert again.fault is None and again.version == version
+        assert again.act(a_legal_action(again, 0)) in ("applied", "held")
+        again.close()
+
+
 def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp_path):
     """Defect: an SD card the kernel remounted read-only stopped the box at its start (the table saw nothing);
     now it starts, shows the games as they were and says why it takes no press, on the OLED and every phone."""
@@ -506,16 +534,6 @@ def forked(data, user, pinmap):
     return None, out.decode()
 
 
-def mounted(tmp_path, name, *options):
-    mount = tmp_path / name
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(["size=1m", *options]), "tmpfs", str(mount)],
-                          capture_output=True)
-    if done.returncode:
-        pytest.skip(f"this machine does not let a test mount a tmpfs: {done.stderr.decode().strip()}")
-    return mount
-
-
 def unusable(tmp_path, case):
     """A --data directory that cannot be used (in `tmp_path`, which every user may look into)."""
     data = tmp_path / "data"
@@ -537,30 +555,28 @@ def unusable(tmp_path, case):
         data.chmod(0o777)
         for name in os.listdir(data):
             (data / name).chmod(0o644)
-    elif case == "read-only":
-        data = mounted(tmp_path, "ro")
-        played(data / "journal.sqlite3")
+    elif case == "read-only, no journal yet":
+        data = tmp_path / "ro"
         subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
     return data
 
 
-@pytest.mark.parametrize("case", ["a file", "under a file", "read-only", "not writable by the service user",
-                                  "a lock file owned by root", "journal files owned by root"])
+@pytest.mark.parametrize("case", ["a file", "under a file", "read-only, no journal yet",
+                                  "not writable by the service user", "a lock file owned by root",
+                                  "journal files owned by root"])
 def test_an_unusable_data_directory_is_one_line_naming_it_before_serving(tmp_path, case):
-    """Defect: a traceback, or "resuming" and then a 500 on every press."""
+    """Defect: a traceback, or "resuming" and then a 500 on every press. (A read-only disk that holds a journal
+    starts, to show its games: test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press.)"""
     user = None
     if case not in ("a file", "under a file"):
         if os.geteuid() != 0:
             pytest.skip("needs root: to mount a read-only disk, or to hand files to root and run as another user")
-        user = None if case == "read-only" else NOBODY
+        user = None if case.startswith("read-only") else NOBODY
     tmp_path = Path(tempfile.mkdtemp(dir=tempfile.gettempdir()))  # pytest's own is for its user alone
     tmp_path.chmod(0o755)
-    data = unusable(tmp_path, case)
-    try:
+    with small_disk(tmp_path / "ro", "1m") if case.startswith("read-only") else contextlib.nullcontext():
+        data = unusable(tmp_path, case)
         code, out = start(data, user)
-    finally:
-        if case == "read-only":
-            subprocess.run(["umount", str(data)], check=False)
     assert code == 2, out
     lines = [line for line in out.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("arbitro: ") and "Traceback" not in out, out
@@ -609,7 +625,7 @@ def test_one_scheduler_thread_runs_every_delay_in_due_order_and_close_cancels_wh
     for _ in range(20):
         scheduler(3600, lambda: ran.append("never"))
     cancelled()
-    assert threading.active_count() == before + 1 and scheduler.pending == 23
+    assert threading.active_count() == before + 1  # (the failing one may have run already: it is due at once)
     assert done.wait(10)
     assert ran == ["soon", "late"] and scheduler.pending == 20
     scheduler.close()
