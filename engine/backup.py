@@ -13,18 +13,20 @@ aside, synced and renamed into place): stopped at any instant, it leaves the old
 `check_resumable` opens a copy of the data folder's journal exactly as the box opens it (the same checks of what
 lies beside it): the two agree. `recover` resumes a journal whose log was lost from its main file alone.
 """
+import itertools
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
+import contextlib
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .journal import (FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied,
                       take_lock)
-from .sidefiles import beside, is_log_lost
+from .sidefiles import beside, is_log_lost, marks_alone
 from .rules.protocol import Action
 from .table import Table
 
@@ -107,12 +109,10 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
         copy = Path(folder) / JOURNAL
         try:
             found = FORMAT
-            if copy.exists():
+            with contextlib.suppress(sqlite3.DatabaseError):  # a damaged one: the box's own words, below
                 with closing(sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)) as db:
-                    found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1)
+                    found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1) if copy.exists() else FORMAT
             return len(replay_all(copy)), found
-        except sqlite3.DatabaseError as e:
-            raise JournalError(f"the journal {path} cannot be read ({e})") from None
         except JournalError as e:
             e.args = (str(e).replace(folder, str(Path(data))),)  # the folder's files, not the copy's
             raise
@@ -126,8 +126,11 @@ def _fsync_folder(folder: Path) -> None:
         os.close(directory)
 
 
-def _stamp() -> str:
-    return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"
+def _aside(path: Path, before: str) -> Path:
+    """A name beside `path` for it as it was before a restore or a recovery (`before`), taken by no other file."""
+    stamp = f"{path.name}.before-{before}-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}"
+    return next(kept for n in itertools.count(1)
+                if not (kept := path.with_name(stamp if n == 1 else f"{stamp}-{n}")).exists())
 
 
 def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path | None]:
@@ -155,21 +158,33 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
                 raise BackupError(f"{backup} holds a game that does not replay: {e.where}") from None
             # The journal in place, opened as the box opens it (a log left by a stop without a clean close is
             # applied) and closed cleanly: the main file alone holds its games, and no log beside it can be applied
-            # to the journal that replaces it.
-            current = Journal(path, lock=lock)
-            version, had_games = current.version, bool(current.games())
-            current.close()
-            if Path(f"{path}-wal").exists():
-                raise JournalError(f"could not close the journal {path} cleanly (is the disk full?): nothing was "
-                                   "restored", full=True)
+            # to the journal that replaces it. One the box refuses (damaged, its log lost or not its own) is what a
+            # restore is for: it is moved aside whole, every file of it.
+            try:
+                current = Journal(path, lock=lock)
+            except JournalError as e:
+                refused: JournalError | None = e
+                version, had_games = _version_alone(path), True
+            else:
+                refused, version = None, current.version
+                had_games = bool(current.games())
+                current.close()
+                if Path(f"{path}-wal").exists():
+                    raise JournalError(f"could not close the journal {path} cleanly (is the disk full?): nothing was "
+                                       "restored", full=True)
             fresh = Journal(staged)
             try:
                 fresh.advance(version + 1)  # the version phones follow never goes back
             finally:
                 fresh.close()
             kept = None
-            if had_games:
-                kept = data / f"{JOURNAL}.before-restore-{_stamp()}"
+            if refused is not None:
+                kept = _aside(path, "restore")
+                for found in [path, *beside(path)]:
+                    if found.exists():
+                        os.replace(found, f"{kept}{found.name[len(path.name):]}")
+            elif had_games:
+                kept = _aside(path, "restore")
                 os.link(path, kept)
             for side in beside(path):  # an index left empty by the clean close: nothing of the old journal
                 os.unlink(side)
@@ -184,12 +199,22 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
     return len(games), kept
 
 
+def _version_alone(path: Path) -> int:
+    """The version the main file `path` holds alone, or 0 where it cannot be read."""
+    try:
+        return marks_alone(path).version or 0
+    except sqlite3.DatabaseError:
+        return 0
+
+
 def recover(data_folder: str | Path) -> Path:
     """Resume the journal of `data_folder` from its main file alone when its write-ahead log was lost (the box
     refuses it by name until then): what the log held is gone, at most the last seconds of play
     (docs/architecture.md). The main file is first kept as it was beside it; returns where. Raises JournalError
     when there is nothing to recover or a box uses the folder."""
     path = Path(data_folder) / JOURNAL
+    if not path.exists():
+        raise JournalError(f"there is no journal {path} to recover")
     lock = take_lock(str(path))
     try:
         try:
@@ -198,7 +223,7 @@ def recover(data_folder: str | Path) -> Path:
             raise JournalError(f"the journal {path} is damaged ({e}); it is left as it was") from None
         if not lost:
             raise JournalError(f"the journal {path} has not lost its write-ahead log: there is nothing to recover")
-        kept = path.with_name(f"{JOURNAL}.before-recover-{_stamp()}")
+        kept = _aside(path, "recover")
         shutil.copyfile(path, kept)
         with open(kept, "rb+") as copy:
             os.fsync(copy.fileno())

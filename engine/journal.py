@@ -481,12 +481,15 @@ class Journal:
         """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
         `leave_out` and those numbered above `newer_than` (games in play: their secret picks and seeds stay on
         the box), and marked as a backup. It reads through a connection of its own, read-only: in WAL mode no
-        write of the journal waits for it."""
+        write of the journal waits for it (on a disk that takes no write, through the journal's own: nothing
+        writes it then, and SQLite could make no index for another)."""
         try:
-            source = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+            source = self._db if self._read_only else \
+                sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
             copy = sqlite3.connect(target)
             try:
-                source.backup(copy)
+                with self._lock if self._read_only else contextlib.nullcontext():
+                    source.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable alone: no write-ahead log beside it
                 for table in ("entries", "held", "started", "seeds"):
                     for game in leave_out:
@@ -499,7 +502,8 @@ class Journal:
                 copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
             finally:
                 copy.close()
-                source.close()
+                if source is not self._db:
+                    source.close()
         except sqlite3.Error as e:
             raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
                                full=_full(e)) from None

@@ -90,9 +90,10 @@ def inspect(path: Path) -> None:
                             "file. Move it aside (left untouched)")
     if alone.open and not log.exists():
         raise SideFileError(
-            f"the write-ahead log {log} is missing: the box did not stop cleanly and the last actions it "
-            f"acknowledged (at most the last seconds of play) were only in that log. Put it back if you have it; "
-            f"else `arbitro recover --data {path.parent}` resumes from the main file alone (it keeps a copy)")
+            f"the write-ahead log {log} is missing: the journal was left open (copied while its box ran, or its box "
+            f"stopped without closing it), and the last actions it acknowledged (at most the last second or so of "
+            f"play) were only in that log. Put it back if you have it; else `arbitro recover --data {path.parent}` "
+            f"resumes from the main file alone (it keeps a copy)")
     if not holds_frames(log):
         return
     try:

@@ -415,3 +415,34 @@ def test_a_restore_stopped_at_any_step_leaves_the_old_journal_or_the_new_one_who
     assert kept in (old, [log])
     if "replace" not in calls[:step]:  # stopped before the new file was renamed into place
         assert kept == old
+
+
+@pytest.mark.parametrize("broken", ["main file damaged", "log lost", "index alone"])
+def test_a_backup_restores_over_a_journal_the_box_refuses_and_keeps_it_whole(tmp_path, broken):
+    """Defect: a restore refused the very folders that need one (a damaged journal, a lost log, an index left
+    alone), saying to move them aside or recover. It moves every file of the refused journal aside, whole."""
+    backup, data, log = good_backup(tmp_path, games=2)
+    path = data / "journal.sqlite3"
+    table = Table(Journal(path, after=3600))
+    table.new_game("ponte", 3)
+    files = {name: (data / name).read_bytes() for name in ("journal.sqlite3", "journal.sqlite3-wal")}
+    table.close()
+    for name, content in files.items():  # as a box killed mid-play leaves it
+        (data / name).write_bytes(content)
+    if broken == "main file damaged":
+        path.write_bytes(b"\0" * 100 + path.read_bytes()[100:])
+    elif broken == "log lost":
+        (data / "journal.sqlite3-wal").unlink()
+    else:
+        path.unlink()
+        (data / "journal.sqlite3-wal").rename(data / "journal.sqlite3-shm")
+    left = {p.name: p.read_bytes() for p in data.iterdir() if p.name.startswith("journal.sqlite3-") or p == path}
+    with pytest.raises(JournalError):
+        Journal(path)
+    games, kept = restore(backup, data)
+    assert games == 1 and kept is not None
+    aside = {p.name.replace(kept.name, "journal.sqlite3"): p.read_bytes() for p in data.glob(f"{kept.name}*")}
+    assert aside == left  # every file of it, as it was
+    restored = Table(Journal(path))
+    assert restored.export(1) == log
+    restored.close()

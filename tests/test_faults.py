@@ -19,7 +19,7 @@ from device.config import DEFAULT_PINMAP
 from device.simulated_matrix import SimulatedMatrix
 from device.web_port import WebPort
 from engine import table as table_module
-from engine.backup import recover
+from engine.backup import recover, restore
 from engine.games import GAMES
 from engine.journal import CACHE_KIB, Journal, JournalError
 from engine.rules import TERMINAL, Rejected
@@ -290,6 +290,8 @@ def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp
     with small_disk(tmp_path / "card", "1m") as mount:
         for crashed in (False, True):  # stopped cleanly, or with its log left beside it
             table = Table(Journal(mount / "journal.sqlite3"))
+            if crashed:
+                table.end_game()  # a game on record, beside the one in play
             table.new_game("ponte", 3)
             play(table, 4)
             version, view = table.version, table.view()
@@ -308,6 +310,8 @@ def test_a_disk_mounted_read_only_shows_its_games_and_says_it_takes_no_press(tmp
             with pytest.raises(JournalError):
                 shown.act(a_legal_action(shown, 0))
             assert shown.view() == view
+            shown.backup(tmp_path / f"backup{crashed}.sqlite3")  # the host may still take its games away
+            assert restore(tmp_path / f"backup{crashed}.sqlite3", tmp_path / f"elsewhere{crashed}")[0] == crashed
             shown.close()
             assert sorted(p.name for p in mount.iterdir()) == files
             subprocess.run(["mount", "-o", "remount,rw", str(mount)], check=True)
