@@ -145,7 +145,9 @@ class Checkpoints:
     """Copies the journal's write-ahead log into its main file `after` seconds after the first write it has not
     copied, on a thread and a connection of their own: no acknowledged action waits for it, and later writes do not
     put it off. What a checkpoint could not copy (a write came meanwhile, a reader held it back, a full disk where
-    the main file cannot grow) is tried again a round later; the log stays as it is, synced, until then."""
+    the main file cannot grow) is tried again a round later; the log stays as it is, synced, until then. `copied`:
+    a version the main file holds at least, once a checkpoint copied the whole log (the journal writes it into the
+    log's next commit as its `base`: engine/sidefiles.py refuses an older main file beside that log)."""
 
     def __init__(self, path: str, after: float) -> None:
         # Opened here, with the journal, never later by its path: the thread may first run once the file has moved
@@ -156,6 +158,7 @@ class Checkpoints:
         self._after = after
         self._due: float | None = None
         self._closed = False
+        self.copied: int | None = None
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="journal-checkpoints", daemon=True)
         self._thread.start()
@@ -169,12 +172,15 @@ class Checkpoints:
     def _run(self) -> None:
         try:
             while self._wait():
-                try:
+                try:  # the version read first: the checkpoint copies that much at least
+                    version = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0]
                     busy, logged, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                 except sqlite3.Error:
                     busy, logged, copied = 1, 1, 0
                 if busy or copied < logged:
                     self.written()
+                else:
+                    self.copied = version
         finally:
             self._db.close()
 
@@ -210,6 +216,7 @@ class Journal:
         self.fault: str | None = None
         self._checkpoints: Checkpoints | None = None
         self._opened = False  # the session's marks are written
+        self._base: int | None = None  # the `base` last written
         self._read_only = self.path != ":memory:" and on_read_only_disk(Path(self.path))
         if self._read_only:
             self._open_read_only("failing")
@@ -358,9 +365,12 @@ class Journal:
         (game, body or None)), a new game's start time (`started`: (game, ISO time)), and the
         version moved on by one. Returns the new version."""
         opening = not self._opened
+        copied = self._checkpoints.copied if self._checkpoints else None
         with self._transaction():
             if opening:
                 self._open_session()
+            if copied is not None and copied != self._base:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (copied,))
             if started:
                 self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
             if seed:
@@ -377,6 +387,7 @@ class Journal:
             self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held else 0,))
             version = int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
         self._opened = True  # committed
+        self._base = copied if copied is not None else self._base
         return version
 
     def _open_session(self) -> None:
@@ -497,7 +508,7 @@ class Journal:
                     if newer_than is not None:
                         copy.execute(f"DELETE FROM {table} WHERE game > ?", (newer_than,))
                 copy.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup', 1)")
-                copy.execute("DELETE FROM meta WHERE key IN ('open', 'session', 'previous')")  # the box's own marks
+                copy.execute("DELETE FROM meta WHERE key IN ('open', 'session', 'previous', 'base')")  # the box's marks
                 copy.commit()
                 copy.execute("VACUUM")  # what was deleted leaves no trace in the file's free pages
             finally:

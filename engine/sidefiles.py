@@ -12,7 +12,9 @@ engine/journal.py): `open`, 1 from a start to a clean stop, and `session`, a ran
 - the main file says the box did not stop cleanly, and no log lies beside it: the log is gone, refused;
 - a log whose last commit names another session (and not this one as its previous): another journal's, refused;
 - a log whose last commit is older than the main file alone: an older copy of this one's, refused (SQLite would
-  lay its old pages over the newer main file);
+  lay its old pages over the newer main file); and a main file older than the one the log was written beside (its
+  `base`: what the last whole checkpoint had copied), an older copy of the main file, refused (the log holds only
+  what came after);
 - a log beside a main file in rollback mode: refused (SQLite would apply it on the switch to WAL).
 
 These checks read: they open the journal read-only, which never copies a log into the main file, so a refusal
@@ -34,6 +36,7 @@ class Marks(NamedTuple):
     session: int | None
     previous: int | None
     version: int | None
+    base: int | None  # in the log: a version the main file held at least when it was written
 
 
 class SideFileError(Exception):
@@ -47,9 +50,10 @@ def beside(path: Path) -> list[Path]:
 def marks(db: sqlite3.Connection) -> Marks:
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "meta" not in tables:
-        return Marks(None, None, None, None)
+        return Marks(None, None, None, None, None)
     found = dict(db.execute("SELECT key, value FROM meta").fetchall())
-    return Marks(found.get("open"), found.get("session"), found.get("previous"), found.get("version"))
+    return Marks(found.get("open"), found.get("session"), found.get("previous"), found.get("version"),
+                 found.get("base"))
 
 
 def holds_frames(log: Path) -> bool:
@@ -111,6 +115,10 @@ def inspect(path: Path) -> None:
     if logged.session != alone.session and logged.previous != alone.session:
         raise SideFileError(f"the write-ahead log {log} belongs to another journal (or an older copy of this one): "
                             "opening it would overwrite this journal. Move it aside (left untouched)")
+    if (alone.version or 0) < (logged.base or 0):
+        raise SideFileError(f"the journal {path} is an older copy (it holds version {alone.version}; its write-ahead "
+                            f"log was written beside one that held {logged.base}): the log holds only what came "
+                            "after. Put the journal's own main file back, or move the log aside (left untouched)")
     if (logged.version or 0) < (alone.version or 0):
         raise SideFileError(f"the write-ahead log {log} is an older copy of this journal's (it ends at version "
                             f"{logged.version}, the journal beside it holds {alone.version}): opening it would take "

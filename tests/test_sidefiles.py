@@ -234,3 +234,40 @@ def test_a_stray_rollback_journal_does_not_hide_a_lost_log(tmp_path):
     (folder / f"{JOURNAL}-journal").write_bytes(b"")
     checked, opened, _ = outcome(folder)
     assert checked == opened and opened[0] == "refused" and "-wal is missing" in opened[1]
+
+
+def logged(path):
+    """The marks of the journal `path` as its log has them (read-only: nothing copied in)."""
+    import sqlite3
+    from contextlib import closing
+    from engine.sidefiles import marks
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        return marks(db)
+
+
+def test_an_older_copy_of_the_main_file_beside_a_newer_log_is_refused_and_check_agrees(tmp_path):
+    """Defect (a reviewer's): the main file copied mid-session and put back, after a crash, beside the log of later
+    play opened with every check passing and the version right, holding 1 game of 4: the log held only the
+    pages written since its last checkpoint."""
+    folder = tmp_path / "data"
+    table = Table(Journal(folder / JOURNAL, after=0.01))
+    table.new_game("ponte", 3)
+    play(table, 3)
+    older, copied_at = (folder / JOURNAL).read_bytes(), table.version
+    for _ in range(3):
+        table.new_game("ponte", 3)
+        play(table, 6)
+    deadline = time.monotonic() + 30
+    while (logged(folder / JOURNAL).base or 0) <= copied_at:  # a whole checkpoint since, told in the log
+        assert time.monotonic() < deadline, "no checkpoint came"
+        play(table, 1)
+        time.sleep(0.02)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    (crashed / JOURNAL).write_bytes(older)
+    shutil.copy(folder / f"{JOURNAL}-wal", crashed / f"{JOURNAL}-wal")
+    table.close()
+    before = files(crashed)
+    checked, opened, _ = outcome(crashed)
+    assert checked == opened and opened[0] == "refused" and "is an older copy" in opened[1]
+    assert files(crashed) == before
