@@ -323,7 +323,8 @@ def stop_on_signals(first=lambda: None):
     def stop(signum, frame):
         for each in (signal.SIGTERM, signal.SIGINT):
             signal.signal(each, now)
-        print(f"arbitro: {said('stopping', signal=signal.Signals(signum).name)}", file=sys.stderr, flush=True)
+        # os.write, not print: the main thread may be inside a write to stderr as the signal comes
+        os.write(2, f"arbitro: {said('stopping', signal=signal.Signals(signum).name)}\n".encode())
         first()
         raise SystemExit(0)
 

@@ -271,6 +271,9 @@ def device_opener(pinmap, pin_factory=None):
                               gpio_RST=pinmap.reset)
         device = getattr(oled, pinmap.driver)(wire, rotate=pinmap.rotate)
         device.contrast(pinmap.contrast)
+        # luma blanks the panel as the process exits: the last frame ("Box fermato", or the power-off screen
+        # while the Pi shuts down) must stay on it
+        device.persist = True
         return device
 
     return open_panel

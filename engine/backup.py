@@ -13,13 +13,15 @@ aside, synced and renamed into place): stopped at any instant, it leaves the old
 `check_resumable` opens a copy of the data folder's journal exactly as the box opens it (the same checks of what
 lies beside it): the two agree. `recover` resumes a journal whose log was lost from its main file alone.
 """
+import contextlib
+import fcntl
 import itertools
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
-import contextlib
+from collections.abc import Iterator
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +29,7 @@ from pathlib import Path
 from .journal import (FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied,
                       take_lock)
 from .sidefiles import beside, is_log_lost, marks_alone
+from .state_file import sync_folder
 from .rules.protocol import Action
 from .table import Table
 
@@ -102,7 +105,7 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
     if not path.exists() and not beside(path):
         return 0, FORMAT
     refuse_emptied(path)  # as the box does at its start: the two agree
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, _unused(path):
         for source in [path, *beside(path)]:
             if source.exists():
                 shutil.copyfile(source, Path(folder) / source.name)
@@ -118,12 +121,22 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
             raise
 
 
-def _fsync_folder(folder: Path) -> None:
-    directory = os.open(folder, os.O_RDONLY)
+@contextlib.contextmanager
+def _unused(path: Path) -> Iterator[None]:
+    """While no box uses the journal `path` (its files are copied one after another: a box writing meanwhile would
+    mix two moments). Its lock file is opened to read, never made: the check may run as another user than the
+    box, who must still be able to open it."""
     try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+        lockfile = open(f"{path}.lock")
+    except FileNotFoundError:
+        yield  # no box has run here
+        return
+    with lockfile:
+        try:
+            fcntl.flock(lockfile, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            raise JournalError(f"a box is using the journal {path}: stop it first") from None
+        yield
 
 
 def _aside(path: Path, before: str) -> Path:
@@ -189,7 +202,7 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
             for side in beside(path):  # an index left empty by the clean close: nothing of the old journal
                 os.unlink(side)
             os.replace(staged, path)
-            _fsync_folder(data)
+            sync_folder(data)
         finally:
             for left in (staged, *(f"{staged}{side}" for side in (".lock", "-wal", "-shm"))):
                 if os.path.exists(left):
@@ -224,9 +237,14 @@ def recover(data_folder: str | Path) -> Path:
         if not lost:
             raise JournalError(f"the journal {path} has not lost its write-ahead log: there is nothing to recover")
         kept = _aside(path, "recover")
-        shutil.copyfile(path, kept)
-        with open(kept, "rb+") as copy:
-            os.fsync(copy.fileno())
+        try:
+            shutil.copyfile(path, kept)
+            with open(kept, "rb+") as copy:
+                os.fsync(copy.fileno())
+        except OSError as e:
+            kept.unlink(missing_ok=True)
+            raise JournalError(f"cannot keep a copy of the journal {path} ({e.strerror}): make room on the disk; "
+                               "nothing was changed") from None
         try:
             with closing(sqlite3.connect(path, isolation_level=None)) as db:
                 db.execute("UPDATE meta SET value = 0 WHERE key = 'open'")  # synced in a log of its own, then closed

@@ -250,7 +250,9 @@ class Journal:
             raise JournalError(str(e)) from None
         except sqlite3.DatabaseError as e:
             self._give_up()
-            if Path(self.path).is_file() and not has_room(Path(self.path).parent):
+            named = getattr(e, "sqlite_errorname", "")
+            cannot_make = named.startswith(("SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN"))
+            if cannot_make and Path(self.path).is_file() and not has_room(Path(self.path).parent):
                 # no room even for the log's index (as after a clean stop): read, and say the disk is full
                 self._read_only = True
                 self._open_read_only("full")
@@ -284,7 +286,9 @@ class Journal:
         takes them). Nothing writes the folder meanwhile: no lock to take, no log to check; SQLite reads the log
         where one holds anything, else the main file alone."""
         path = Path(self.path)
-        self._lock, self._own_lock, self._lockfile = threading.Lock(), True, None
+        # a full disk's folder may be freed meanwhile: the lock (its file is there) keeps another box out
+        self._lock, self._own_lock = threading.Lock(), True
+        self._lockfile = take_lock(self.path) if fault == "full" else None
         log_left = holds_frames(Path(f"{path}-wal"))
         try:
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if log_left else '&immutable=1'}",
@@ -336,6 +340,8 @@ class Journal:
             self._checkpoints.close()
         if self._read_only:
             self._db.close()
+            if self._lockfile:
+                self._lockfile.close()
             return
         keeper = None
         with self._lock:

@@ -18,7 +18,7 @@ engine/journal.py): `open`, 1 from a start to a clean stop, and `session`, a ran
 - a log beside a main file in rollback mode: refused (SQLite would apply it on the switch to WAL).
 
 These checks read: they open the journal read-only, which never copies a log into the main file, so a refusal
-leaves every file as it was. A log damaged or cut short is read by SQLite up to its last whole commit; what lies
+leaves every file as it was (but the log's index, which SQLite rebuilds from the log at will). A log damaged or cut short is read by SQLite up to its last whole commit; what lies
 after that is lost, and nothing on the card can tell (docs/architecture.md says what that may cost).
 """
 import sqlite3

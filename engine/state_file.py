@@ -11,6 +11,15 @@ from .journal import StorageError
 from .rules.protocol import JSON
 
 
+
+def sync_folder(folder: Path) -> None:
+    """Sync the folder itself: a rename or a new file in it survives a power cut."""
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
 class StateFileError(StorageError):
     """The file cannot be read (damaged) or written (a full disk, no permission); the message names it."""
 
@@ -45,11 +54,7 @@ class StateFile:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temporary, self.path)
-            directory = os.open(self.path.parent, os.O_RDONLY)
-            try:
-                os.fsync(directory)  # the rename itself survives a power cut
-            finally:
-                os.close(directory)
+            sync_folder(self.path.parent)
         except OSError as e:
             try:
                 temporary.unlink(missing_ok=True)

@@ -322,7 +322,7 @@ class Table:
         The table says so (`lost`, its subscribers told) and moves its version past the one seen, so that no phone
         takes a later view for one it already has."""
         with self._lock:
-            if version <= self.version:
+            if version <= self.version or self.lost:  # told once a game: a phone cannot keep moving it on
                 return
             before = self.version
             try:

@@ -245,6 +245,9 @@ def test_the_pin_map_chooses_the_driver_its_rotation_and_contrast(driver, monkey
     device = device_opener(pinmap)()
     assert type(device).__name__ == driver and device.rotate == 2
     assert ("command", [0x81, 40]) in wire.sent
+    wire.sent.clear()
+    device.cleanup()  # what luma does as the process exits: the last frame stays on the panel
+    assert wire.sent == []
 
 
 class Spidev:

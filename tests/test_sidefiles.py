@@ -181,6 +181,15 @@ def test_a_phone_that_saw_a_later_version_tells_the_box_its_log_was_cut_short(ma
     assert box.table.version > version + 5
     assert anyone.get("/api/box").get_json()["storage"] == "lost"
     assert anyone.get("/api/table").get_json()["version"] == box.table.version
+    moved = box.table.version
+    assert seat.get(f"/api/table?since={moved + 5}").status_code == 200  # told once a game
+    assert box.table.version == moved
+    host = app.test_client()
+    take(host, box, ("host",))
+    box.table.new_game("ponte", 3)
+    assert anyone.get("/api/box").get_json()["storage"] == "ok"
+    assert host.get(f"/api/table?since={box.table.version + 3}").status_code == 200  # the host's phone counts
+    assert anyone.get("/api/box").get_json()["storage"] == "lost"
     box.table.new_game("ponte", 3)
     assert anyone.get("/api/box").get_json()["storage"] == "ok"
 

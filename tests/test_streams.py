@@ -126,6 +126,20 @@ def test_a_stopping_box_lets_every_waiting_phone_go_at_once(box, served):
     connection.close()
 
 
+def test_a_stopping_box_asks_the_server_for_no_more_threads(box):
+    """Defect (a reviewer's): the phones let go as the box stopped each told the server how many still waited,
+    which set its threads back up after waitress's shutdown had taken them to none: the stop then waited 5 s."""
+    changes = create_app(WebPort(box)).config["CHANGES"]
+    told = []
+    changes.when_waiting = told.append
+    assert changes.take_place()
+    changes.close()
+    changes.leave_place()
+    late = streams.Follower(lambda: "public")
+    changes.follow(late)  # a phone that comes as the box stops is let go at once
+    assert told == [1] and list(late.events(3600)) == []
+
+
 def test_an_http_1_0_phone_gets_its_events_unframed(box, served):
     """Waitress frames a response of unknown length in chunks only under HTTP/1.1: the box writes as it does."""
     app, port = served

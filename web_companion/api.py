@@ -10,7 +10,7 @@ from engine.rules import PUBLIC
 from .streams import Follower
 from .waitress_writer import connection_writer
 from .texts import word
-from .viewers import SEAT_COOKIE, box, fail, language
+from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -35,9 +35,9 @@ def heard(version):
     """A phone says which version it was shown last (polling: `since`; following live: the stream's Last-Event-ID,
     which browsers send when they reconnect). A later one than the box's, from a phone at the table (holding a
     seat or the host role, and within what a journal's log can hold), tells the box its journal lost actions."""
-    the_box, token = box(), request.cookies.get(SEAT_COOKIE)
-    if (version is not None and the_box.version < version <= the_box.version + LOST_AT_MOST
-            and (the_box.seat_of(token) is not None or the_box.is_host(token))):
+    the_box, cookies = box(), request.cookies
+    at_table = the_box.seat_of(cookies.get(SEAT_COOKIE)) is not None or the_box.is_host(cookies.get(HOST_COOKIE))
+    if version is not None and at_table and the_box.version < version <= the_box.version + LOST_AT_MOST:
         the_box.seen(version)
 
 

@@ -89,8 +89,9 @@ class Changes:
             self._tell_waiting()
 
     def _tell_waiting(self):
-        """Under the count's lock: the server hears the counts in the order they were taken."""
-        if self.when_waiting is None:
+        """Under the count's lock: the server hears the counts in the order they were taken (and none once the
+        box stops: the server is taking its threads down)."""
+        if self.when_waiting is None or self._closed:
             return
         try:
             self.when_waiting(self.waiters)
@@ -123,6 +124,9 @@ class Changes:
     def follow(self, follower):
         """Send `follower` every change from now on, starting with the box's health and the view as they are."""
         with self._changed:
+            if self._closed:
+                follower.end()
+                return
             self._followers.add(follower)
             self._pending = True
             self._changed.notify_all()
@@ -191,7 +195,8 @@ class Changes:
 
     def health(self):
         """What the phones say about the box itself (not the game): whether its display answers, and whether
-        its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does)."""
+        its storage takes writes ("ok", "full" or "failing": nothing is acknowledged until it does) or lost
+        some ("lost": a phone had seen a later version; until the next game)."""
         return {"display": self.box.display_status, "storage": self.box.storage}
 
     def wait(self, since, timeout):
@@ -203,7 +208,7 @@ class Changes:
     def close(self):
         """The box stops: every phone that waits (following live, or polling) is let go at once, so that the
         server's threads stop with it; the phones come back to the next box on their own."""
-        with self._changed:
+        with self._counting, self._changed:
             self._closed = True
             followers = list(self._followers)
             self._changed.notify_all()
