@@ -86,3 +86,4 @@ bench: $(BIN)/arbitro
 	@if [ -n "$(BOX_PYTHON)" ] && $(BOX_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \
 	  $(BOX_PYTHON) bench/engine.py; fi
 	$(BIN)/python bench/streams.py
+	$(BIN)/python bench/soak.py

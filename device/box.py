@@ -14,7 +14,7 @@ from engine.pairing import Pairing
 from engine.state_file import MemoryState, StateFileError
 from engine.timers import Scheduler
 
-from . import screens
+from . import memory, screens
 from .composer import ScreenComposer
 from .config import HOST_BUTTONS
 from .display import Display
@@ -77,8 +77,11 @@ class Box:
             return result
 
     def new_game(self, game, seats, options=None):
-        """Start a game: seats beyond the pads the pin map wires play from phones (or through the host)."""
+        """Start a game: seats beyond the pads the pin map wires play from phones (or through the host). The last
+        game's pages are forgotten and the memory it held is handed back to the system (device/memory.py)."""
         self.host_act(lambda table: table.new_game(game, seats, options))
+        screens.forget_pages()
+        memory.release()
 
     def undo(self):
         self.host_act(lambda table: table.undo())

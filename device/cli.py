@@ -365,10 +365,11 @@ def serve(args):
     from .network import box_url
     from .pins import mock_pins, real_pins
     from .server import make_server
-    from . import mock
+    from . import memory, mock
     from .virtual_box import VirtualBox
     from .web_port import WebPort
 
+    memory.limit_arenas()  # before any thread starts: the threads share a few malloc arenas (device/memory.py)
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
@@ -420,6 +421,7 @@ def serve(args):
         print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)
         box.start()
         stop_on_signals(app.config["CHANGES"].close)
+        memory.settle()  # what the start made is kept for good: the garbage collections skip it
         server.run()  # until a signal ends its loop: waitress then shuts its threads down
     except Rejected as e:
         raise StartError(render(terminal_language(), e.message)) from None

@@ -63,6 +63,16 @@ def paged(title, lines):
     return [Screen(f"{title} {n}/{len(pages)}", tuple(page)) for n, page in enumerate(pages, start=1)]
 
 
+_FORGETS = []  # each remembered builder's `forget`
+
+
+def forget_pages():
+    """Forget the pages every builder remembers: a new game's history never holds the last one's entries, and a
+    night of games would keep thousands of pages that are never shown again."""
+    for forget in _FORGETS:
+        forget()
+
+
 def remembered(*fields, size=2048):
     """A game's page builder `build(view, ...)` for one entry of its history, remembered by what it reads: its
     other arguments (the language, the entry: plain data) and the view's `fields` (what it reads of the view:
@@ -89,8 +99,13 @@ def remembered(*fields, size=2048):
                     found.popitem(last=False)
             return list(pages)
 
+        def forget():
+            with lock:  # never between a look-up and its move to the end
+                found.clear()
+
         cached.builds = 0
-        cached.forget = found.clear
+        cached.forget = forget
+        _FORGETS.append(forget)
         return cached
     return decorate
 
