@@ -138,9 +138,7 @@ class Box:
         off) and every part closes."""
         self.router.close()
         if self.menu.mode != "off":
-            lang = self.language.value
-            self.display.show(screens.Screen(text(lang, "title"), tuple(screens.wrap(text(lang, "stopped"),
-                                                                                      indent=""))))
+            self.display.show(screens.box_message(self.language.value, "stopped"))
         self.display.close()
         if self.sounds:
             self.sounds.close()

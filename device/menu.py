@@ -6,7 +6,7 @@ from engine.rules import Rejected
 from engine.rules.options import CHOICE, SEAT
 from engine.words import render
 
-from .screens import COLUMNS, Screen, join, seat, who, wrap
+from .screens import COLUMNS, Screen, box_message, join, seat, who, wrap
 from .texts import text
 
 # The menu's entries while a game is played, and when none is; the first only closes the menu
@@ -242,7 +242,7 @@ class HostMenu:
             return Screen(text(lang, "menu"), tuple(f"{'>' if i == chosen else ' '}{entry}"
                                                     for i, entry in entries) + (text(lang, "ok_choose"),))
         if self.mode == "off":
-            return Screen(text(lang, "title"), tuple(wrap(text(lang, "powering_off"), indent="")))
+            return box_message(lang, "powering_off")
         if self.mode == "failed":
             said = wrap(self.message or text(lang, "poweroff_failed"), indent="")
             return Screen(text(lang, "title"), (*said, text(lang, "ok_back")))

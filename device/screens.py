@@ -188,6 +188,11 @@ def chapters(view, lang):
     return presentation(view["game"]).chapters(view, lang)
 
 
+def box_message(lang, key):
+    """The box says something of itself (message `key`) under its name: it powers off, it has stopped."""
+    return Screen(text(lang, "title"), tuple(wrap(text(lang, key), indent="")))
+
+
 def secret_choice(lang, seat_number):
     """A seat asked a secret choice that has no fixed pad layout: it answers on its phone; the table sees only
     that it is choosing."""
