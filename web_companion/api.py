@@ -36,8 +36,9 @@ def heard(version):
     which browsers send when they reconnect). A later one than the box's, from a phone at the table (holding a
     seat or the host role, and within what a journal's log can hold), tells the box its journal lost actions."""
     the_box, cookies = box(), request.cookies
-    at_table = the_box.seat_of(cookies.get(SEAT_COOKIE)) is not None or the_box.is_host(cookies.get(HOST_COOKIE))
-    if version is not None and at_table and the_box.version < version <= the_box.version + LOST_AT_MOST:
+    if version is None or not the_box.version < version <= the_box.version + LOST_AT_MOST:
+        return  # the usual case, on every poll: no token looked up
+    if the_box.seat_of(cookies.get(SEAT_COOKIE)) is not None or the_box.is_host(cookies.get(HOST_COOKIE)):
         the_box.seen(version)
 
 
