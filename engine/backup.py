@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .journal import (FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRows, is_row_id, refuse_emptied,
                       take_lock)
-from .sidefiles import beside, is_log_lost, marks_alone
+from .sidefiles import beside, is_log_lost, marks_alone, read_only
 from .state_file import sync_folder
 from .rules.protocol import Action
 from .table import Table
@@ -46,7 +46,7 @@ def _rows(path: Path) -> KeptRows:
     damaged, is newer than this box, or holds a row no box writes. The file is read, never run: SQLite runs no
     trigger on a read, and only the tables named here are read."""
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)) as db:
+        with closing(read_only(path, immutable=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise BackupError(f"{path} is damaged: it cannot be restored")
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -112,9 +112,9 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
         copy = Path(folder) / JOURNAL
         try:
             found = FORMAT
-            with contextlib.suppress(sqlite3.DatabaseError):  # a damaged one: the box's own words, below
-                with closing(sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)) as db:
-                    found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1) if copy.exists() else FORMAT
+            with contextlib.suppress(sqlite3.DatabaseError):  # none, or a damaged one: the box's own words, below
+                with closing(read_only(copy, immutable=True)) as db:
+                    found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1)
             return len(replay_all(copy)), found
         except JournalError as e:
             e.args = (str(e).replace(folder, str(Path(data))),)  # the folder's files, not the copy's

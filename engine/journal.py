@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TextIO, TypeAlias, cast
 
 from .rules.protocol import JSON, Action
-from .sidefiles import SideFileError, holds_frames, inspect
+from .sidefiles import SideFileError, holds_frames, inspect, read_only
 
 log = logging.getLogger(__name__)
 
@@ -291,8 +291,7 @@ class Journal:
         self._lockfile = take_lock(self.path) if fault == "full" else None
         log_left = holds_frames(Path(f"{path}-wal"))
         try:
-            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if log_left else '&immutable=1'}",
-                                       uri=True, check_same_thread=False, isolation_level=None)
+            self._db = read_only(path, immutable=not log_left, check_same_thread=False, isolation_level=None)
             found = self._db.execute("PRAGMA user_version").fetchone()[0]
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
@@ -354,7 +353,7 @@ class Journal:
                           self.path, e)
                 # Still marked open, so its log must stay: the last connection to close is a read-only one, which
                 # never copies the log in nor removes it.
-                keeper = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True)
+                keeper = read_only(self.path)
                 keeper.execute("SELECT 1 FROM meta").fetchall()
             else:
                 with contextlib.suppress(sqlite3.Error):
@@ -501,8 +500,7 @@ class Journal:
         write of the journal waits for it (on a disk that takes no write, through the journal's own: nothing
         writes it then, and SQLite could make no index for another)."""
         try:
-            source = self._db if self._read_only else \
-                sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+            source = self._db if self._read_only else read_only(self.path, timeout=10)
             copy = sqlite3.connect(target)
             try:
                 with self._lock if self._read_only else contextlib.nullcontext():

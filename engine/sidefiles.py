@@ -24,7 +24,7 @@ after that is lost, and nothing on the card can tell (docs/architecture.md says 
 import sqlite3
 from contextlib import closing
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 SIDES = ("-wal", "-shm", "-journal")
 WAL_MODE = 2  # bytes 18 and 19 of the main file's header (its read and write versions) in WAL mode
@@ -61,9 +61,17 @@ def holds_frames(log: Path) -> bool:
     return log.exists() and log.stat().st_size > 32
 
 
+def read_only(path: str | Path, immutable: bool = False, **options: Any) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file `path`: it never copies a log into the main file nor removes one.
+    `immutable`: the main file alone (no log read, no index made beside it). `options`: sqlite3.connect's."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro{'&immutable=1' if immutable else ''}"
+    connection: sqlite3.Connection = sqlite3.connect(uri, uri=True, **options)
+    return connection
+
+
 def marks_alone(path: Path) -> Marks:
     """The marks the main file `path` holds alone (read immutable: no log read, no file made beside it)."""
-    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
+    with closing(read_only(path, immutable=True)) as db:
         return marks(db)
 
 
@@ -101,13 +109,13 @@ def inspect(path: Path) -> None:
     if not holds_frames(log):
         return
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        with closing(read_only(path)) as db:
             checked = db.execute("PRAGMA quick_check").fetchone()[0]
             if checked != "ok":
                 raise sqlite3.DatabaseError(checked)
             logged = marks(db)  # read-only: the log is read, never copied in
     except sqlite3.DatabaseError as e:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
+        with closing(read_only(path, immutable=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise  # the main file itself
         raise SideFileError(f"the write-ahead log {log} does not fit the journal beside it ({e}): it belongs to "
