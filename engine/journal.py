@@ -216,7 +216,6 @@ class Journal:
         self.fault: str | None = None
         self._checkpoints: Checkpoints | None = None
         self._opened = False  # the session's marks are written
-        self._base: int | None = None  # the `base` last written
         self._read_only = self.path != ":memory:" and on_read_only_disk(Path(self.path))
         if self._read_only:
             self._open_read_only("failing")
@@ -374,7 +373,7 @@ class Journal:
         with self._transaction():
             if opening:
                 self._open_session()
-            if copied is not None and copied != self._base:
+            if copied is not None:  # the meta page is written anyway: the version moves in it
                 self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (copied,))
             if started:
                 self._db.execute("INSERT INTO started (game, at) VALUES (?, ?)", started)
@@ -392,7 +391,6 @@ class Journal:
             self._db.execute("UPDATE meta SET value = value + ? WHERE key = 'version'", (1 if rows or held else 0,))
             version = int(self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0])
         self._opened = True  # committed
-        self._base = copied if copied is not None else self._base
         return version
 
     def _open_session(self) -> None:
