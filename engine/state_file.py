@@ -11,7 +11,6 @@ from .journal import StorageError
 from .rules.protocol import JSON
 
 
-
 def sync_folder(folder: Path) -> None:
     """Sync the folder itself: a rename or a new file in it survives a power cut."""
     directory = os.open(folder, os.O_RDONLY)
@@ -19,6 +18,7 @@ def sync_folder(folder: Path) -> None:
         os.fsync(directory)
     finally:
         os.close(directory)
+
 
 class StateFileError(StorageError):
     """The file cannot be read (damaged) or written (a full disk, no permission); the message names it."""
