@@ -3,11 +3,9 @@ SIGTERM, Ctrl-C SIGINT), download a backup and restore it (into an empty folder,
 clean close, over other games), copy the main file alone while the table plays on. Nothing acknowledged is lost on
 any of these paths."""
 import json
-import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,8 +19,9 @@ import pytest
 
 from device.cli import main
 from engine.journal import CHECKPOINT_AFTER
+from engine.sidefiles import read_only
 from tests.browser import Server
-from tests.test_powercut import PINMAP, Phones
+from tests.test_powercut import PINMAP, Phones, is_subsequence
 
 pytestmark = pytest.mark.slow
 
@@ -74,15 +73,9 @@ def finished_game(phones, rng):
 
 def main_file_alone(data):
     """The games' lines the main file alone holds, read without anything beside it (immutable: no log)."""
-    uri = f"{(data / JOURNAL).resolve().as_uri()}?mode=ro&immutable=1"
-    with closing(sqlite3.connect(uri, uri=True)) as db:
+    with closing(read_only(data / JOURNAL, immutable=True)) as db:
         rows = db.execute("SELECT body FROM entries WHERE kind = 'line' ORDER BY id").fetchall()
     return [json.loads(body) for body, in rows]
-
-
-def is_subsequence(short, long):
-    found = iter(long)
-    return all(any(item == other for other in found) for item in short)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

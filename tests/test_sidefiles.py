@@ -7,13 +7,14 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import closing
 
 import pytest
 
 from device.cli import main
-from engine.backup import check_resumable, recover
+from engine.backup import check_resumable
 from engine.journal import Journal, JournalError
-from engine.sidefiles import marks_alone
+from engine.sidefiles import marks, marks_alone, read_only
 from engine.table import Table
 from tests.test_faults import play
 
@@ -247,10 +248,7 @@ def test_a_stray_rollback_journal_does_not_hide_a_lost_log(tmp_path):
 
 def logged(path):
     """The marks of the journal `path` as its log has them (read-only: nothing copied in)."""
-    import sqlite3
-    from contextlib import closing
-    from engine.sidefiles import marks
-    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+    with closing(read_only(path)) as db:
         return marks(db)
 
 
