@@ -77,6 +77,7 @@ class InputRouter:
 
     # -- a seat's pad and phone ---------------------------------------------------------------------------
     def seat_pressed(self, seat, button):
+        self._sound("tick")  # the key's feedback, as it is read: its sound never waits on what the press does
         return self._handed(("seat", seat, button))
 
     def _seat_pressed(self, seat, button):
@@ -90,8 +91,8 @@ class InputRouter:
             outcome = self._seat_input(seat, lambda prompt: self._pad_press(seat, button, prompt), button=button)
         finally:
             composer.pressing = False
-        # A refused secret press ticks like any other: the buzzer is public (docs/architecture.md)
-        self._sound("refused" if outcome["status"] == "rejected" and not outcome.get("secret") else "tick")
+        if outcome["status"] == "rejected" and not outcome.get("secret"):  # the buzzer is public: a refused
+            self._sound("refused")  # secret press sounds its tick alone, as a taken one (docs/architecture.md)
         if composer.revealed:
             self._sound("reveal")
         return outcome
@@ -130,6 +131,8 @@ class InputRouter:
             asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
             try:
                 outcome = {"seat": seat, **about, "status": act(asked)}
+                if asked is not None and asked.secret:
+                    outcome["secret"] = True
                 if outcome["status"] == "moved":
                     cursor = self.cursors[seat]
                     composer.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt,
@@ -150,6 +153,8 @@ class InputRouter:
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.
                     outcome["secret"] = True
                     composer.notice = None
+                    if self.table.stand(seat):  # a seat that has picked: refused does all that taken does
+                        composer.presenter.dismiss(mark)
                 else:
                     composer.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
                     composer.overlay = screens.refused(outcome["error"])
@@ -157,11 +162,11 @@ class InputRouter:
 
     # -- the host panel -----------------------------------------------------------------------------------
     def host_pressed(self, name):
+        self._sound("tick")
         return self._handed(("host", name))
 
     def _host_pressed(self, name):
         with self.table.lock:
-            self._sound("tick")
             if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
                 self._menu_presses += 1
                 self._schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
@@ -173,7 +178,8 @@ class InputRouter:
             composer.overlay = None
             if not self.menu.press(name):
                 if name in ("ok", "next"):
-                    composer.presenter.ok()
+                    if not composer.presenter.ok() and name == "ok" and self.table.view("public")["over"]:
+                        self.menu.after_the_end()
                 elif name == "prev":
                     composer.presenter.back()
             composer.notice = None

@@ -93,6 +93,9 @@ def test_the_polfer_holder_reaches_nobody_and_a_download_leaves_the_round_out(si
             pick = "polfer" if seat == answers[name] else "none"
             assert side.box.seat_act(seat, {"seat": seat, "pick": pick})["status"] != "rejected"
     assert a.box.table.view()["phase"] == "ritorno" and not a.box.table.view()["over"]
+    for side in sides:  # each phone reads what it was sent while the seats picked (its own pick: its own)
+        for viewer in side.viewers:
+            side.served(viewer)
     log = a.phones["host"].get("/api/host/log").get_data(as_text=True)
     assert '"polfer"' not in log and '"none"' not in log
     # the holders' own phones show nothing of it either: they hold the card in their hands

@@ -496,7 +496,8 @@ def test_the_box_carries_no_mock_only_api_the_virtual_box_is_an_adapter_beside_i
         assert not any(hasattr(part, name) for name in ("tap", "simulated", "settle_time", "settle")), part
     assert "simulated" not in inspect.signature(Box).parameters
     box.table.new_game("ponte", 3)
-    assert virtual(box).press(seat=0, button=1) == {"seat": 0, "button": 1, "status": "applied"}
+    assert virtual(box).press(seat=0, button=1) == {"seat": 0, "button": 1, "status": "applied",
+                                                        "secret": True}
 
 
 def test_undo_of_a_finished_game_on_the_host_panel_says_why_it_is_refused(make_box):

@@ -25,6 +25,7 @@ from tests.phones import take
 from device.display import render
 from device.web_port import WebPort
 from web_companion import api, create_app
+from web_companion.streams import KEEP_ALIVE_EVENT
 from tests.conftest import virtual
 
 MAX_STEPS = 10000  # Leader 1 enters a move field by field: random games of it run long
@@ -140,6 +141,7 @@ class Side:
     def __init__(self, box, seats):
         self.box = box
         self.app = create_app(WebPort(box), virtual=virtual(box))  # mock mode: the OLED image is served too
+        self.changes = self.app.config["CHANGES"]
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):
@@ -147,29 +149,22 @@ class Side:
         self.streams = {viewer: iter(self.phones[viewer].get(
             "/api/stream" + ("?view=seat" if isinstance(viewer, int) else ""), buffered=False).response)
             for viewer in self.viewers}
-        self.seen = dict.fromkeys(self.viewers)  # the version of the last view each stream sent
-        self.view = dict.fromkeys(self.viewers)  # and that view
+        for events in self.streams.values():  # each follows from its first view on
+            while not next(events).startswith(b"id: "):
+                pass
 
     def served(self, viewer):
-        """Everything `viewer` is served now: its GETs, the stream's other events since the last look and its
-        view, up to the table's version (the box writes them from a thread of its own). A stream sends the view of
-        the version the table is at when it writes, so which versions it sent on the way, and where among its
-        other events, depends on how fast it ran: the view compared is its last, at the table's version."""
+        """Everything `viewer` is served now: its GETs, then every event its stream sent since the last look, in
+        the order sent (the box writes them from a thread of its own: once it has written all that happened, the
+        phone's next keep-alive ends them)."""
         phone = self.phones[viewer]
         paths = {PUBLIC: ["/api/table", "/box/oled.png", "/box/layout"],
                  HOST: ["/api/table", "/api/host", "/api/host/seats", "/api/host/log"]}
         bodies = [phone.get(path).get_data() for path in paths.get(viewer, ["/api/table?view=seat"])]
-        while True:
-            chunk = next(self.streams[viewer]).decode()
-            if chunk.startswith("id: "):
-                self.seen[viewer] = int(chunk[4:chunk.index("\n")])
-                self.view[viewer] = chunk.encode()
-            elif chunk == ": keep-alive\n\n":
-                if self.seen[viewer] == self.box.table.version:
-                    break
-            else:
-                bodies.append(chunk.encode())
-        return [*bodies, self.view[viewer]]
+        assert self.changes.written(30)
+        while (chunk := next(self.streams[viewer])) != KEEP_ALIVE_EVENT:
+            bodies.append(chunk)
+        return bodies
 
     def refusals(self, seat):
         """What each pad button and each listed action would do for `seat` now: accepted, or the refusal."""
@@ -341,9 +336,11 @@ class Heard:
 
 
 def pad_presses_on_a_fork(rules, seed, make_box, folder):
-    """Two tables forked on one seat's secret pick, that seat's pad (when a pad wires it) pressed on both, a
-    different button on each, every pair of its buttons in turn: the seat stays ready whatever its presses do, so
-    the tables must look and sound alike. Returns (pairs pressed, pairs refused on one table or both)."""
+    """Two tables forked on one seat's secret pick, that seat's pad (when a pad wires it) pressed on both through
+    the virtual box's page, a different button on each, every pair of its buttons in turn: the seat stays ready
+    whatever its presses do, so the tables must look and sound alike to everyone else — the OLED, the buzzer,
+    the virtual box's answer, and every other viewer's requests and stream events, event by event. Returns
+    (pairs pressed, pairs refused on one table or both)."""
     rng = random.Random(seed)
     seats = rules.SEATS[0]
     for attempt in range(5):
@@ -351,7 +348,7 @@ def pad_presses_on_a_fork(rules, seed, make_box, folder):
         for name in "ab":
             box = make_box(seed=seed, data=folder / f"{seed}{name}{attempt}", pins=MockFactory(revision="a020a0"))
             box.table.new_game(rules.NAME, seats)
-            sides.append(Heard(box))
+            sides.append(Side(box, seats))
         picker = secret_fork(sides, rng, later=0.15)
         if picker is not None and picker < box.wired_seats:
             break
@@ -360,23 +357,38 @@ def pad_presses_on_a_fork(rules, seed, make_box, folder):
     first, second = rng.sample(a.box.table.prompt(picker).choices, 2)
     assert a.box.seat_act(picker, first.action)["status"] != "rejected"
     assert b.box.seat_act(picker, second.action)["status"] != "rejected"
+    heard = [Heard(side.box) for side in sides]
+    others = [viewer for viewer in a.viewers if viewer != picker]
+    for viewer in others:
+        assert a.served(viewer) == b.served(viewer), f"{viewer} can tell player {picker + 1}'s pick"
     pressed = refused = 0
     for x, y in itertools.product(range(1, 9), repeat=2):
-        answers = [virtual(side.box).press(seat=picker, button=button) for side, button in ((a, x), (b, y))]
+        answers = [side.phones[PUBLIC].post("/box/press", json={"seat": picker, "button": button}).get_json()
+                   for side, button in ((a, x), (b, y))]
+        for answer in answers:  # the one who clicked knows which button it was
+            answer.pop("button")
         pressed += 1
-        refused += any(answer["status"] == "rejected" for answer in answers)
-        assert a.cues == b.cues, f"the buzzer tells player {picker + 1}'s buttons {x} and {y} apart"
-        assert a.frame() == b.frame(), f"the OLED tells player {picker + 1}'s buttons {x} and {y} apart"
+        told = [[c for c in side.served(picker) if c.startswith(b"event: refused")] for side in sides]
+        refused += any(told)  # the seat's own phone reads why
+        assert answers[0] == answers[1], f"the virtual box tells player {picker + 1}'s buttons {x} and {y} apart"
+        assert heard[0].cues == heard[1].cues, f"the buzzer tells player {picker + 1}'s buttons {x} and {y} apart"
+        assert heard[0].frame() == heard[1].frame(), f"the OLED tells player {picker + 1}'s buttons {x} and {y} apart"
+        for viewer in others:
+            assert a.served(viewer) == b.served(viewer), f"{viewer} tells player {picker + 1}'s {x} and {y} apart"
     return pressed, refused
 
 
-def test_two_tables_differing_in_one_secret_pick_draw_the_same_oled_and_cues_whatever_its_seat_presses(
-        game, rules, make_box, tmp_path):
-    """The OLED and the buzzer are public: a seat that has picked in secret may press any button of its pad
-    (changing its mind, or pressing what the rules refuse it): the table sees and hears the same whichever it
-    presses. Defect: a refused press put its reason on the OLED ("sulla barca nera non c'è nessuna pedina
-    arancione", "il giocatore 1 non ha quella carta") and played the refusal buzz."""
+def test_two_tables_differing_in_one_secret_pick_look_and_sound_the_same_whatever_its_seat_presses(
+        game, rules, make_box, tmp_path, monkeypatch):
+    """The OLED, the buzzer, the virtual box and the public stream are public: a seat that has picked in secret
+    may press any button of its pad (changing its mind, or pressing what the rules refuse it): the table sees
+    and hears the same whichever it presses, and so does every phone but the seat's. Defects: a refused press
+    put its reason on the OLED ("il giocatore 1 non ha quella carta") and played the refusal buzz; the virtual
+    box's page printed it; a taken press moved the public version and sent every phone a view while a refused
+    one sent nothing, so a phone on the Wi-Fi and a glance at whose hand moved told the two apart."""
     if game.open_information or game.secret_draw:
         pytest.skip("no secret pick to fork on (open information, or secrets dealt by chance)")
+    monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     counted = [pad_presses_on_a_fork(rules, seed, make_box, tmp_path) for seed in range(4)]
+    assert any(refused for _, refused in counted), "the forks pressed buttons the rules refuse"
     print(f"{rules.NAME}: {sum(p for p, _ in counted)} pairs of presses, {sum(r for _, r in counted)} refused")

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
 KEEP_ALIVE_EVENT = b": keep-alive\n\n"
+LAST_NEWS = 0.5  # seconds the box stopping waits for its last news to be written to the phones
 
 
 class Encoded(NamedTuple):
@@ -41,8 +42,12 @@ class Changes:
         self._counting = threading.Lock()
         self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
         self._followers = set()
-        self._pending = False  # a change the followers have not been sent yet
-        self._refusals = collections.deque(maxlen=64)  # (seat, reason) of refused pad presses not yet sent
+        # What the followers have yet to be sent, in the order it happened: ("view", version, {viewer: Encoded})
+        # for a change of the table (the views of that version), ("refused", seat, reason) for a refused pad
+        # press, ("box",) for the box's health or a new follower. Sent in that order, one event each, so what a
+        # phone reads depends on what happened and never on how fast this thread ran.
+        self._happened = collections.deque()
+        self._writing = False  # the followers' thread is sending what it took
         self._writer = None  # the followers' thread, while anyone follows
         box.subscribe(self._table_changed)
         box.subscribe_display(self._notify)
@@ -98,28 +103,29 @@ class Changes:
         except Exception:  # no more threads to be had (memory): this phone has one already, and waits
             log.exception("could not make room for more phones to follow live")
 
-    def _table_changed(self, _):
+    def _table_changed(self, version):
         """Under the table's lock, as the change is made: the views the followers want are rendered now, so
-        their thread writes them without waiting for the rest of the press (the OLED, the sounds)."""
+        their thread writes them without waiting for the rest of the press (the OLED, the sounds), each phone
+        the view of this very version."""
         with self._changed:
             followers = list(self._followers)
-        for viewer in {follower.viewer() for follower in followers}:
-            self.encoded(viewer)
-        self._notify(None)
+        views = {viewer: self.encoded(viewer)[1] for viewer in {follower.viewer() for follower in followers}}
+        self._happen(("view", version, views))
 
     def _notify(self, _):
+        self._happen(("box",))
+
+    def _happen(self, what):
         with self._changed:
-            self._pending = True
-            self._changed.notify_all()
+            if self._followers:  # nobody follows: a new follower is sent the view as it is then
+                self._happened.append(what)
+                self._changed.notify_all()
 
     def refused(self, seat, message):
         """A press on `seat`'s pad was refused: its reason goes to the phones following as that seat, and to no
         one else (during a secret pick the OLED says nothing of it). Called under the table's lock: the
         followers' thread sends it."""
-        with self._changed:
-            self._refusals.append((seat, message))
-            self._pending = True
-            self._changed.notify_all()
+        self._happen(("refused", seat, message))
 
     def follow(self, follower):
         """Send `follower` every change from now on, starting with the box's health and the view as they are."""
@@ -128,7 +134,7 @@ class Changes:
                 follower.end()
                 return
             self._followers.add(follower)
-            self._pending = True
+            self._happened.append(("box",))
             self._changed.notify_all()
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_changes, name="phones", daemon=True)
@@ -143,22 +149,34 @@ class Changes:
         box_event = (None, None)  # (health, as a `box` event)
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._pending or not self._followers)
+                self._writing = False
+                self._changed.notify_all()
+                self._changed.wait_for(lambda: self._happened or not self._followers)
                 if not self._followers:  # nobody follows: no thread either, until someone does
                     self._writer = None
+                    self._happened.clear()
                     return
-                self._pending = False
+                self._writing = True
                 followers = list(self._followers)
-                refusals = list(self._refusals)
-                self._refusals.clear()
-            health = self.health()
-            if box_event[0] != health:
-                box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
-            for follower in followers:
-                self._update(follower, *box_event)
-            for seat, message in refusals:
+                happened = list(self._happened)
+                self._happened.clear()
+            for what in happened:
+                if what[0] == "refused":
+                    for follower in followers:
+                        self._tell_refusal(follower, *what[1:])
+                    continue
+                health = self.health()
+                if box_event[0] != health:
+                    box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
                 for follower in followers:
-                    self._tell_refusal(follower, seat, message)
+                    self._update(follower, *box_event, *what[1:])
+
+    def written(self, timeout):
+        """Block until every change and refusal so far is written to the phones that follow live (or `timeout`
+        seconds pass); True if it is. The box stopping lets its last news reach the phones first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not (self._happened or self._writing) or self._writer is None,
+                                          timeout)
 
     def _tell_refusal(self, follower, seat, message):
         try:
@@ -169,15 +187,22 @@ class Changes:
         except Exception as e:  # a phone gone: its next view's write lets it go
             log.debug("a refusal could not be told to a phone (%s: %s)", type(e).__name__, e)
 
-    def _update(self, follower, health, box_event):
-        """Send `follower` the box's health and its view where they changed since it was last sent them. A
-        phone that is gone or reads no more is let go: its own thread then ends its response."""
+    def _update(self, follower, health, box_event, version=None, views=None):
+        """Send `follower` the box's health where it changed since it was last sent it, and the view of
+        `version` (from `views`) if it has not been sent it — without a version, the view as it is now, if it
+        has not been sent that. A phone that is gone or reads no more is let go: its own thread then ends its
+        response."""
         try:
             news = [] if follower.health == health else [box_event]
-            version = follower.version
-            if version != self.box.version:
-                version, encoded = self.encoded(follower.viewer())
+            viewer = follower.viewer()
+            if version is not None and views and viewer in views:
+                encoded = views[viewer]
+            else:
+                version, encoded = self.encoded(viewer) if follower.version != self.box.version else (None, None)
+            if version is not None and (follower.version is None or follower.version < version):
                 news.append(encoded.event)
+            else:
+                version = follower.version
         except Exception:
             log.exception("a phone's view could not be made")
             news = None
@@ -207,7 +232,9 @@ class Changes:
 
     def close(self):
         """The box stops: every phone that waits (following live, or polling) is let go at once, so that the
-        server's threads stop with it; the phones come back to the next box on their own."""
+        server's threads stop with it (their last news written first, for a moment at most); the phones come back
+        to the next box on their own."""
+        self.written(LAST_NEWS)
         with self._counting, self._changed:
             self._closed = True
             followers = list(self._followers)
