@@ -17,6 +17,7 @@ from engine.record import GameRecord, header
 from engine.words import lookup
 from games.biglietti import rules as B
 from tests.browser import SCREENSHOTS, Server, click_key, pair, screenshot
+from tests.test_browser_biglietti_moment import assert_the_whole_wagon_is_readable
 from tests.conftest import DIRECT_PINMAP
 from tests.test_browser_phones import PHONE
 
@@ -168,6 +169,7 @@ def test_a_twelve_seat_game_on_pads_phones_and_the_host(server, browser):
     for lang, page in watcher.items():
         page.wait_for_selector(".ring .seat.counted")
         assert page.locator(".ring .seat.counted").count() == 3 and page.locator(".ring .link").count() == 4
+        assert_the_whole_wagon_is_readable(page)  # twelve seats on a 360 px phone
         screenshot(page, f"biglietti-phone-ring-{lang}")
     screenshot(phones[4], "biglietti-phone-seat-it")
 

@@ -3,11 +3,11 @@ OLED is seen by the whole table: it shows who has played, never what, until the 
 control card's value before the end."""
 from dataclasses import dataclass
 
-from device.display import FONT
+from device.display import COMPACT_BAR, FONT, glyphs
 from device.screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, remembered, seat, seats, wrap
 from device.texts import text
 
-from .rules import SEATS
+from .rules import CARDS, SEATS
 
 GAME = "biglietti"
 SEAT_KEYS = range(SEATS[1])
@@ -46,6 +46,51 @@ class Ring(Picture):
         draw.text((0, 28), self.middle, font=FONT, fill="white")
 
 
+@dataclass(frozen=True)
+class Lines(Picture):
+    """A page of text six lines deep, 9 rows apart under a compact title, where the text screens' four lines
+    would take a page more: the ring's legend, the end's explanation."""
+    lines: tuple
+    compact_title = True
+
+    def draw(self, draw, height=64):
+        for row, line in enumerate(self.lines):
+            glyphs(draw, (0, COMPACT_BAR + 2 + DENSE_ROW * row), line)
+
+
+DENSE_ROW, DENSE_LINES = 9, 6
+
+
+def dense(title, lines):
+    """Pages of Lines: each line wrapped (never split across two pages); the title counts the pages."""
+    pages = [[]]
+    for line in lines:
+        parts = wrap(line)
+        if pages[-1] and len(pages[-1]) + len(parts) > DENSE_LINES:
+            pages.append([])
+        pages[-1].extend(parts)
+    titles = [title] if len(pages) == 1 else [f"{title} {n}/{len(pages)}" for n in range(1, len(pages) + 1)]
+    return [Screen(t, picture=Lines(tuple(page))) for t, page in zip(titles, pages)]
+
+
+def legend(lang, codes, marks):
+    """The legend of a ring showing `codes` (each seat's, in seat order) and `marks`: each code once with its
+    word, the controller and the checked traveller first, then the cards; two to a line where they fit."""
+    words = {say(lang, "code_controller"): say(lang, "legend_controller"), "?": say(lang, "legend_checked")}
+    words.update({say(lang, "code_" + card): say(lang, card) for card in CARDS})
+    items = [f"{code} {words[code]}" for code in words if code in codes]
+    rows = []
+    for item in items:  # each on the first row with one item and room for it, else a row of its own
+        fits = [row for row in rows if len(row) == 1 and len(row[0]) + 2 + len(item) <= COLUMNS]
+        if fits:
+            fits[0].append(item)
+        else:
+            rows.append([item])
+    lines = ["  ".join(row) for row in rows]
+    lines += [say(lang, "legend_" + mark) for mark in (COUNTED, LINKED) if mark in marks]
+    return lines[:DENSE_LINES]  # all six cards played at once leave no room for the marks' lines
+
+
 def ring(view, lang, record, cards, middle):
     played = dict(map(tuple, cards))
     cells = []
@@ -55,6 +100,10 @@ def ring(view, lang, record, cards, middle):
         code = "?" if s == record["checked"] else say(lang, "code_" + played.get(s, "controller"))
         cells.append((f"{s + 1}{code}", mark))
     return Ring(tuple(cells), middle[:COLUMNS])
+
+
+def _codes(ring_picture):
+    return {label.lstrip("0123456789") for label, _ in ring_picture.cells}
 
 
 def head(view, lang):
@@ -102,8 +151,13 @@ def fit(title, lines):
 
 
 def _reveal_pages(view, lang, record, cards, lines, middle):
+    """The ring, what its codes mean, then what the round counted."""
     title = say(lang, "help_for", seat=seat(lang, record["checked"]))
-    return [Screen(title, picture=ring(view, lang, record, cards, middle)), *paged(title, lines)]
+    drawn = ring(view, lang, record, cards, middle)
+    marks = {mark for _, mark in drawn.cells}
+    return [Screen(title, picture=drawn), *dense(say(lang, "legend", seat=seat(lang, record["checked"])),
+                                                 legend(lang, _codes(drawn), marks)),
+            *paged(title, lines)]
 
 
 def _help_pages(view, lang, record):
@@ -121,10 +175,8 @@ def _help_pages(view, lang, record):
         lines = [say(lang, "counted", n=record["scusa"]), say(lang, "accuse", n=record["accusa"]), verdict]
         if record["hiders"]:
             lines.append(say(lang, "next_hiders", seats=seats(lang, record["hiders"])))
-        middle = (f"{say(lang, 'code_scusa')}{record['scusa']} {say(lang, 'code_accusa')}{record['accusa']} => "
-                  f"{say(lang, 'short_spared' if spared else 'short_delivered')}")
         found.append(((record["turn"], "help", len(record["again"])),
-                      _reveal_pages(view, lang, record, record["cards"], lines, middle)))
+                      _reveal_pages(view, lang, record, record["cards"], lines, verdict)))
     return found
 
 
@@ -188,16 +240,20 @@ def _result_pages(view, lang):
     lines = [f"{text(lang, 'winners')}: {seats(lang, w['winners'])}"]
     if w["how"] == "controller":
         lines.append(say(lang, "won_controller", seat=seat(lang, w["traveller"]), n=view["points"][w["traveller"]]))
-    elif w["how"] == "polfer":
-        lines += [say(lang, "won_polfer", seat=seat(lang, w["winners"][0])),
-                  say(lang, "won_polfer_2", n=w["without_cards"], t=w["tickets"])]
+    elif w["how"] == "polfer":  # R-4, in words: who has no control card, against the tickets in play
+        holder = w["winners"][0]
+        empty = [s for s in view["travellers"] if s != holder and not view["held"][s]]
+        need = 2 * w["tickets"] if view["phase"] == "andata" else w["tickets"] + 1
+        lines += [say(lang, "won_polfer", seat=seat(lang, holder)), say(lang, "tickets_left", n=w["tickets"]),
+                  say(lang, "without_cards", n=w["without_cards"], seats=seats(lang, empty)),
+                  say(lang, "enough", n=need)]
     else:
         lines.append(say(lang, "won_fewest", n=w["points"]))
         if view["polfer"] is not None:
             lines.append(say(lang, "left_out", seat=seat(lang, view["polfer"])))
     scores = [f"{seat(lang, s)}:{view['points'][s]}" for s in view["travellers"]]
-    lines += [" ".join(scores[i:i + 4]) for i in range(0, len(scores), 4)]
-    return paged(text(lang, "over"), lines)
+    lines.append(say(lang, "final_points", scores=" ".join(scores)))  # control points, not cards held
+    return dense(text(lang, "over"), lines)
 
 
 def result(view, lang):

@@ -2,7 +2,8 @@
 from dataclasses import dataclass
 
 from device.display import COMPACT_BAR, WIDTH, glyphs
-from device.screens import COLUMNS, Picture, Screen, final_page, paged, picking, remembered, seat, seats
+from device.screens import (BODY_LINES, COLUMNS, Picture, Screen, final_page, paged, picking, remembered, seat, seats,
+                            wrap)
 from device.texts import text
 
 from .rules import LANES
@@ -83,10 +84,31 @@ def sea(view, lang, title):
     return Screen(title, picture=Sea(tuple(rows), slot))
 
 
+def sunk_lines(view, lang):
+    """The boats sunk since the last revealed vote, each with the pawns it took down."""
+    return [part for event in view["sinkings"]
+            for part in wrap(say(lang, "sunk_with", boat=boat_word(lang, event["boat"]),
+                                 pawns=" ".join(_pawn(lang, s, k) for s, k in event["pawns"]) or say(lang, "nobody")))]
+
+
+def voting(view, lang):
+    """Who has voted (never what), under the boats sunk since the last reveal: the table reads a sinking while
+    it votes again, not only on the pages the first press of that vote leaves. With too little room the voters
+    are counted instead of listed."""
+    vote = view["vote"]
+    shown = picking(view, lang, say(lang, f"voting_{vote['kind']}", boat=boat_word(lang, vote["boat"])))
+    sunk = sunk_lines(view, lang)
+    if not sunk:
+        return shown
+    status = list(shown.lines)
+    if len(sunk) + len(status) > BODY_LINES:
+        status = [say(lang, "voted_n", n=len(view["locked"]), of=len(view["picking"]))]
+    return Screen(shown.title, tuple((sunk + status)[:BODY_LINES]))
+
+
 def live(view, lang):
     if view["picking"]:
-        vote = view["vote"]
-        return picking(view, lang, say(lang, f"voting_{vote['kind']}", boat=boat_word(lang, vote["boat"])))
+        return voting(view, lang)
     decision = view["decision"]
     who = seat(lang, decision["seat"])
     if decision["what"] in ("captain", "tie", "remove"):

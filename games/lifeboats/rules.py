@@ -638,8 +638,21 @@ def _decision_view(state: State) -> dict[str, JSON] | None:
     return {"what": d.what, "seat": d.seat, "options": [c["choose"] for c in _choose_actions(state, d.seat)]}
 
 
+def _sinkings(history: tuple[Event, ...]) -> list[Event]:
+    """The boats sunk since the last vote was revealed: what the table still has to read while the next vote
+    is cast (a quick table votes again before anyone has read the sinking's own pages)."""
+    found: list[Event] = []
+    for event in reversed(history):
+        if event["type"] == "vote" and not event.get("auto"):
+            break
+        if event["type"] == "sink":
+            found.insert(0, event)
+    return found
+
+
 def view(state: State, viewer: Viewer = PUBLIC) -> View:
-    """What `viewer` may see: everything but the votes not yet revealed (each seat sees its own)."""
+    """What `viewer` may see: everything but the votes not yet revealed (each seat sees its own). `sinkings`:
+    the boats sunk since the last revealed vote, kept in view until the next vote is revealed."""
     check_viewer(viewer, state.seats)
     shown: View = {
         "game": NAME, "seats": state.seats, "options": state.options, "over": state.phase == OVER,
@@ -656,7 +669,7 @@ def view(state: State, viewer: Viewer = PUBLIC) -> View:
         "decision": _decision_view(state), "picking": [], "locked": [],
         "swimmers": [[s, k, boat_colour(state, b)] for s, k, b in state.swimmers],
         "arrivals": [boat_colour(state, b) for b in state.arrivals],
-        "history": list(state.history),
+        "history": list(state.history), "sinkings": _sinkings(state.history),
     }
     if state.picks is not None:
         shown.update(secret.view(state.picks, viewer))

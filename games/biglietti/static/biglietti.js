@@ -1,6 +1,6 @@
 // Biglietti, prego! on the phone: the carriage as a ring of seats (controller, travellers, hiders, the last help
-// round's cards with the chain that counted), who acts now, the exchange order, the turn history; on a seat,
-// its own control points and cards (the controller sees every traveller's).
+// round's cards with the chain that counted), who acts now, who takes part in the exchange, the turn history;
+// on a seat, its own control points and cards (the controller sees every traveller's).
 "use strict";
 (() => {
   const {el, tg, meeple, seatName} = ARBITRO;
@@ -21,21 +21,43 @@
     return round && round.turn >= view.turn - 1 ? round : null;
   };
 
-  // Seats round an oval, seat 1 at the top and on clockwise; each a numbered disc, its role or its card in the
-  // help round written under it (never colour alone), the chain that counted drawn from the checked traveller.
+  // The carriage drawn at a phone's width (312 px of a 360 px screen, at scale 1): the seats round a tall oval,
+  // seat 1 at the top and on clockwise, evenly spaced along its edge so no two crowd; each a numbered disc, its
+  // role or its card in the help round written beside it (never colour alone), the chain that counted drawn
+  // from the checked traveller. Nothing pans: the whole wagon, the checked traveller too, is on the screen.
+  const WIDTH = 312, RX = 56, DISC = 17, SPACING = 60;
+  function oval(n) {
+    const perimeter = (rx, ry) => Math.PI * (3 * (rx + ry) - Math.sqrt((3 * rx + ry) * (rx + 3 * ry)));
+    let ry = 80;
+    while (perimeter(RX, ry) < SPACING * n) ry += 2;
+    const cy = ry + 42;
+    // The edge in small steps from the top, clockwise; a seat every perimeter/n along it.
+    const steps = 720;
+    const points = Array.from({length: steps + 1}, (_, i) => -Math.PI / 2 + (2 * Math.PI * i) / steps);
+    const lengths = [0];
+    for (let i = 1; i <= steps; i++) {
+      const [a, b] = [points[i - 1], points[i]];
+      lengths.push(lengths[i - 1] + Math.hypot(RX * (Math.cos(b) - Math.cos(a)), ry * (Math.sin(b) - Math.sin(a))));
+    }
+    const seats = Array.from({length: n}, (_, s) => {
+      const i = lengths.findIndex((length) => length >= (lengths[steps] * s) / n);
+      const angle = points[i];
+      const [x, y] = [WIDTH / 2 + RX * Math.cos(angle), cy + ry * Math.sin(angle)];
+      const [nx, ny] = [Math.cos(angle) / RX, Math.sin(angle) / ry];  // outward, across the edge
+      const side = Math.abs(nx) / Math.hypot(nx, ny) > 0.45;
+      // A seat's words go outside the oval, away from its neighbours' discs.
+      const label = side ? [x + Math.sign(nx) * (DISC + 5), y + 4, nx > 0 ? "start" : "end"]
+                         : [x, ny < 0 ? y - DISC - 7 : y + DISC + 16, "middle"];
+      return {x, y, label};
+    });
+    return {seats, height: 2 * ry + 84};
+  }
+
   function ring(view) {
     const round = shownRound(view);
     const cards = new Map(round ? round.cards : []);
     const n = view.seats;
-    const angle = (s) => -Math.PI / 2 + (2 * Math.PI * s) / n;
-    const at = (s) => [190 + 104 * Math.cos(angle(s)), 140 + 92 * Math.sin(angle(s))];
-    // A seat's words go outside the oval, away from its neighbours' discs.
-    const labelAt = (s) => {
-      const [x, y] = at(s);
-      const [dx, dy] = [Math.cos(angle(s)), Math.sin(angle(s))];
-      if (Math.abs(dx) > 0.45) return [x + Math.sign(dx) * 21, y + 4, dx > 0 ? "start" : "end"];
-      return [x, dy < 0 ? y - 22 : y + 31, "middle"];
-    };
+    const {seats: at, height} = oval(n);
     const links = [];
     if (round) {  // neighbours round the ring both in the chain (or the checked traveller and its first link)
       const linked = new Set([round.checked, ...round.chain]);
@@ -47,8 +69,7 @@
       }
     }
     const seats = Array.from({length: n}, (_, s) => {
-      const [x, y] = at(s);
-      const [lx, ly, anchor] = labelAt(s);
+      const {x, y, label: [lx, ly, anchor]} = at[s];
       const classes = ["seat"];
       let note = t("held_n", {n: view.held[s]});
       if (s === view.controller) { classes.push("controller"); note = t("legend_controller"); }
@@ -58,27 +79,20 @@
       else if (round && round.chain.includes(s)) classes.push("chain");
       const card = cards.get(s);
       return svg("g", {class: classes.join(" "), "data-seat": s},
-        svg("circle", {cx: x, cy: y, r: 17}),
+        svg("circle", {cx: x, cy: y, r: DISC}),
         svg("text", {x, y: y + 5, class: "number", "text-anchor": "middle"}, String(s + 1)),
         svg("text", {x: lx, y: ly, class: "card", "text-anchor": anchor}, card ? t(card) : note),
-        s === view.controller ? svg("text", {x: x + 17, y: y - 12, class: "mark"}, "C") : null,
-        round && round.counted.includes(s) ? svg("text", {x: x + 14, y: y - 12, class: "mark"}, "✓") : null);
+        s === view.controller ? svg("text", {x: x + 15, y: y - 12, class: "mark"}, "C") : null,
+        round && round.counted.includes(s) ? svg("text", {x: x + 13, y: y - 12, class: "mark"}, "✓") : null);
     });
-    const lines = links.map(([a, b]) => {
-      const [x1, y1] = at(a);
-      const [x2, y2] = at(b);
-      return svg("line", {x1, y1, x2, y2, class: "link"});
-    });
-    const caption = round ? [svg("text", {x: 190, y: 136, class: "caption", "text-anchor": "middle"},
-                                 t("count_s", {n: round.scusa})),
-                             svg("text", {x: 190, y: 154, class: "caption", "text-anchor": "middle"},
-                                 t("count_a", {n: round.accusa}))] : null;
+    const lines = links.map(([a, b]) =>
+      svg("line", {x1: at[a].x, y1: at[a].y, x2: at[b].x, y2: at[b].y, class: "link"}));
     return el("section", {class: "panel"}, el("h2", {}, t("the_ring")),
       round ? el("p", {}, el("small", {}, t("last_round", {turn: round.turn}))) : null,
-      // Wider than a phone, it pans: the keyboard reaches it too, to scroll it
-      el("div", {class: "ring-box", tabindex: "0", role: "region", "aria-label": t("the_ring")},
-        svg("svg", {viewBox: "0 0 380 280", class: "ring", role: "img",
-        "aria-label": t("the_ring")}, lines, seats, caption)),
+      el("div", {class: "ring-box"},
+        svg("svg", {viewBox: `0 0 ${WIDTH} ${height}`, class: "ring", role: "img",
+        "aria-label": t("the_ring")}, lines, seats)),
+      round ? el("p", {class: "ring-count"}, t("count", {s: round.scusa, a: round.accusa})) : null,
       el("ul", {class: "legend"},
          el("li", {}, el("span", {class: "key controller"}, "C"), t("legend_controller")),
          el("li", {}, el("span", {class: "key checked"}, ""), t("legend_checked")),
@@ -163,7 +177,10 @@
     const w = view.winner;
     const lines = [];
     if (w.how === "controller") lines.push(t("win_controller", {seat: seatName(w.traveller), n: view.points[w.traveller]}));
-    else if (w.how === "polfer") lines.push(t("win_polfer", {seat: seatName(w.winners[0]), z: w.without_cards, t: w.tickets}));
+    else if (w.how === "polfer") {
+      lines.push(t("win_polfer", {seat: seatName(w.winners[0]), without: t("without_n", {n: w.without_cards}),
+                                  tickets: t("tickets_n", {n: w.tickets})}));
+    }
     else {
       lines.push(t("win_fewest", {n: w.points}));
       if (view.polfer !== null) lines.push(t("win_left_out", {seat: seatName(view.polfer)}));
@@ -209,7 +226,7 @@
     if (check === undefined) return null;
     return el("small", {}, t("held_n", {n: view.held[check]}),
               view.hiders.includes(check) ? ` · ${t("hider_tag")}` : "",
-              view.points[check] !== null ? ` · ${view.points[check]} pt` : "");
+              view.points[check] !== null ? ` · ${t("points_n", {n: view.points[check]})}` : "");
   }
 
   ARBITRO.games.biglietti = {table, seat, choiceDetail};

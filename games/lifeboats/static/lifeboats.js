@@ -76,6 +76,15 @@
       view.swimmers.map(([seat, kind, left]) => el("li", {}, pawn([seat, kind]), t("left", {boat: boatColour(left)})))));
   }
 
+  // The boats sunk since the last revealed vote: kept on every phone while the next vote is cast, so a quick
+  // table still reads whom a sinking took down.
+  function sunk(view) {
+    if (!view.sinkings.length) return null;
+    return el("section", {class: "panel sunk-news"}, el("h2", {}, t("sunk_title", {n: view.sinkings.length})),
+      el("ul", {class: "plain"}, view.sinkings.map((e) => el("li", {}, el("small", {}, `${t("turn_n", {n: e.turn})}: `),
+        eventLine(view, e)))));
+  }
+
   function players(view) {
     return el("section", {class: "panel"}, el("h2", {}, t("players")), el("ul", {class: "seats"},
       view.scores.map((score, seat) => el("li", {}, meeple(seat), el("b", {}, seatName(seat)),
@@ -124,7 +133,7 @@
   }
 
   function table(view) {
-    return [status(view), now(view), sea(view), swimmers(view), players(view), history(view)];
+    return [status(view), sunk(view), now(view), sea(view), swimmers(view), players(view), history(view)];
   }
 
   function seat(view, me) {
@@ -134,6 +143,7 @@
     return [
       el("p", {class: "status"}, `${t("your_colour")}: `, boatName(view.colours[me]), " · ",
          t("score", {n: view.scores[me]}), " · ", t("hats", {n: view.hats[me]})),
+      sunk(view),
       el("section", {class: "panel"}, el("h2", {}, t("your_pawns")), el("ul", {class: "plain"}, mine,
         reserve.officer + reserve.sailor ? el("li", {}, t("to_place", {o: reserve.officer, s: reserve.sailor})) : null),
         el("p", {}, el("small", {}, t("fates", view.fates[me])))),
