@@ -23,12 +23,26 @@ ROLLS = [0, 5, 8, 5, 0, 8]  # 3: the crash; red 4: the peloton; 5; red 4: a punc
 OPTIONS = {"riders": [["leader", "scalatore"], ["leader", "scalatore"]], "energy": 40}
 
 
+def d12(*faces):
+    return [{"chance": "d12", "outcome": face} for face in faces]
+
+
 @pytest.fixture
-def server(tmp_path):
-    scripted = json.dumps([{"chance": "d12", "outcome": face} for face in ROLLS])
-    running = Server(tmp_path / "data", "--reveal-delay", "0", "--chance", scripted)
-    yield running
-    running.stop()
+def scripted(tmp_path):
+    """scripted(chance lines): `arbitro --mock` drawing them in order."""
+    running = []
+
+    def start(chances):
+        running.append(Server(tmp_path / "data", "--reveal-delay", "0", "--chance", json.dumps(chances)))
+        return running[-1]
+    yield start
+    for server in running:
+        server.stop()
+
+
+@pytest.fixture
+def server(scripted):
+    return scripted(d12(*ROLLS))
 
 
 def get(server, path):
@@ -43,10 +57,10 @@ def oled(server, name):
 class Stage:
     """The stage as the box plays it, and a copy of it to find each choice in the prompts."""
 
-    def __init__(self, server, box, phone):
+    def __init__(self, server, box, phone, options=OPTIONS, chances=None):
         self.server, self.box, self.phone = server, box, phone
-        self.record = GameRecord(header("leader1", 2, OPTIONS))
-        self.rolls = list(ROLLS)
+        self.record = GameRecord(header("leader1", 2, options))
+        self.rolls = list(chances or d12(*ROLLS))
         self.words = lambda key: say("it", "leader1", "box", key)
 
     def do(self, seat, **choose):
@@ -65,7 +79,7 @@ class Stage:
         assert self._wait(version, 10), f"{action} changed nothing"
         self.record.apply(action)
         while self.record.needs_chance:
-            self.record.apply({"chance": "d12", "outcome": self.rolls.pop(0)})
+            self.record.apply(self.rolls.pop(0))
         shown = get(self.server, "/api/table")
         del shown["version"]
         assert shown.pop("chance")  # the table's seal of its draws, beside the rules' view (test_chance.py)
@@ -211,3 +225,84 @@ def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
     table.goto(server.url + "/")
     table.wait_for_selector(".sheet")
     screenshot(table, "leader1-phone-table-en")
+
+
+BOX_TILES = {**OPTIONS, "supply": "box"}  # a classic: each rider draws a tile before the start, held by the box
+
+
+def test_the_tables_moments_of_a_crash_and_of_tiles_the_box_holds_in_italian_at_360_px(scripted, browser):
+    """The Italian host's table at 360 px (issue 51). With the tiles held by the box no prompt said "Scelta
+    segreta" truthfully: the OLED drew every choice for the table; only the tiles are the team's own. A crashed
+    rider's refused move said "only a rider at the head of the peloton may break away"; the peloton passing it took
+    it back (the rulebook: it is off the road and starts again where it crashed)."""
+    chances = [{"chance": "supply", "outcome": v} for v in (3, 5, 4, 2)] + d12(0, 8)  # the tiles; a crash; 5
+    server = scripted(chances)
+    request = urllib.request.Request(server.url + "/api/host/game", method="POST",
+                                     data=json.dumps({"game": "leader1", "seats": 2, "options": BOX_TILES}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    box = browser.new_page(viewport={"width": 1100, "height": 900})
+    box.goto(server.url + "/box")
+    box.wait_for_selector('[data-seat="1"][data-button="8"]')
+    phone = browser.new_context(locale="it-IT", **PHONE).new_page()
+    phone.goto(server.url + "/seat")
+    pair(phone, server, ("seat", 0))
+    english = browser.new_context(locale="en-GB", **PHONE).new_page()
+    english.goto(server.url + "/seat")
+    pair(english, server, ("seat", 1))
+    stage = Stage(server, box, phone, BOX_TILES, chances)
+
+    # The qualities: an open choice the OLED shows as the pad's cursor moves; the phone calls it no secret.
+    phone.wait_for_selector(".prompt button.choice")
+    assert "Scelta segreta" not in phone.inner_text(".prompt")
+    assert "error" not in click_key(box, '[data-seat="0"][data-button="2"]')  # team 1's pad: the cursor moves
+    oled(server, "quality-cursor")  # "G1: che qualità? > …", for the whole table
+    stage.do(0, quality=None)
+    stage.do(1, quality=None)
+    for seat in (0, 1):
+        for kind in ("leader", "scalatore"):
+            stage.do(seat, place=[kind, L.TESTA])
+
+    # Turn 1, attacks: each team's phone offers its tiles, and says that only it sees them.
+    english.wait_for_selector(".prompt .note")
+    assert "Only you see your supply tiles" in english.inner_text(".prompt")
+    assert "Secret pick" not in english.inner_text(".prompt")
+    screenshot(english, "leader1-phone-tiles-en")
+    stage.do(1, ride=None)
+    phone.wait_for_selector(".prompt .note")
+    prompt = phone.inner_text(".prompt")
+    assert "Le tue tessere rifornimento le vedi solo tu" in prompt and "Scelta segreta" not in prompt
+    assert "rifornimento leader" in prompt  # the group of the tiles the box holds for team 1's leader
+    screenshot(phone, "leader1-phone-tiles-it")
+
+    # Team 1's leader breaks away over a damaged space and crashes on a 3; it may not move again, and the reason
+    # is the turn it sits out.
+    stage.move(0, "leader", "pianura", 5, {"road": 5})
+    assert stage.rider(0, "leader")["crashed"]
+    answer = phone.evaluate("""() => fetch('/api/seats/0/act', {method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({action: {seat: 0, choose: {ride: 'leader'}}})}).then((r) => r.json())""")
+    assert "il leader è caduto: è fuori strada e riparte al turno 3" in answer["error"], answer
+    oled(server, "crashed-refused")
+    stage.do(0, ride=None)
+    stage.do(0, place=None)
+    stage.do(1, place=None)
+    stage.do(0, chase=False)
+    stage.do(1, chase=False)
+    stage.do(0, roll="pianura")  # the peloton moves 5 and reaches the crashed rider: it passes it
+
+    # The leading team's phone: the crashed rider may only be passed, never caught.
+    phone.wait_for_selector(".prompt button.choice.group")
+    phone.locator(".prompt button.choice.group", has_text="G1 leader").click()
+    phone.wait_for_selector(".prompt button.choice.back")
+    assert [b.inner_text() for b in phone.locator(".prompt button.choice").all()] == ["caduto: superato", "←"]
+    screenshot(phone, "leader1-phone-passed-it")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # the sheet's "fuga caduto" fits
+    phone.click(".prompt button.choice.back")
+    phone.wait_for_selector(".prompt button.choice.group")
+    stage.do(0, catch=[0, "leader", L.STACCATO])
+    oled(server, "passed")
+    assert stage.rider(0, "leader")["place"] == L.STACCATO
+    phone.wait_for_selector("text=Giocatore 1 leader, caduto, superato dal gruppo: riparte dietro")
+    stage.do(0, catch=None)
+    assert stage.rolls == [] and get(server, "/api/table")["turn"] == 2

@@ -12,7 +12,7 @@ import pytest
 
 from engine.record import GameRecord, header
 from games.shangrila import rules as G
-from tests.browser import Server, pair, screenshot
+from tests.browser import Server, pair, post, screenshot
 from tests.test_browser_phones import PHONE
 
 pytestmark = pytest.mark.browser
@@ -150,3 +150,72 @@ def test_a_whole_game_tapped_on_the_map(server, browser):
         page.click('svg [data-village="4"]')
         page.wait_for_selector(".village-detail")
         screenshot(page, f"shangrila-phone-over-{lang}")
+
+
+def visible_in_map(page, v):
+    """Whether village `v`'s card lies wholly inside the part of the map the phone shows."""
+    return page.evaluate("""(v) => {
+      const box = document.querySelector('.prompt .map-box').getBoundingClientRect();
+      const card = document.querySelector(`.prompt [data-key="village:${v}"]`).getBoundingClientRect();
+      return card.left >= box.left - 1 && card.right <= box.right + 1;
+    }""", v)
+
+
+@pytest.mark.parametrize("locale", ["it-IT", "en-GB"])
+def test_at_360_px_the_map_says_it_goes_on_and_a_keyboard_reaches_every_village(server, browser, locale):
+    """Defect: at 360 px the map began with villages off-screen and nothing said so."""
+    post(server, "/api/host/game", {"game": "shangrila", "seats": 3, "options": {}})
+    phone = browser.new_context(locale=locale, **PHONE).new_page()
+    phone.goto(server.url + "/seat")
+    pair(phone, server, ("seat", 0))
+    phone.wait_for_selector(".prompt .map")
+    lang = locale[:2]
+    # Villages lie beyond the right edge, and the page says so: a shaded edge with an arrow, a line under the map.
+    assert not visible_in_map(phone, 2)  # V3, top right on the board
+    phone.wait_for_selector(".prompt .map-wrap.more-right .map-edge.right", state="visible")
+    assert phone.locator(".prompt .map-edge.left").is_hidden()
+    hint = phone.locator(".prompt .map-hint")
+    assert hint.is_visible() and ("scorrila di lato" if lang == "it" else "swipe it sideways") in hint.inner_text()
+    screenshot(phone, f"shangrila-phone-map-360-{lang}")
+    # Tab alone reaches a village off-screen: it scrolls into view, and the left edge now says there is more.
+    for _ in range(80):
+        phone.keyboard.press("Tab")
+        if phone.evaluate("document.activeElement.dataset.key") == "village:2":
+            break
+    else:
+        raise AssertionError("Tab never reached V3")
+    phone.wait_for_function("""() => {
+      const box = document.querySelector('.prompt .map-box').getBoundingClientRect();
+      const card = document.activeElement.getBoundingClientRect();
+      return card.left >= box.left - 1 && card.right <= box.right + 1;
+    }""")
+    phone.wait_for_selector(".prompt .map-wrap.more-left .map-edge.left", state="visible")
+    phone.keyboard.press("Enter")  # the village opens below the map; the redraw keeps the map where it was
+    phone.wait_for_selector('.prompt [data-key="village:2"][aria-pressed="true"]')
+    assert phone.evaluate("document.activeElement.dataset.key") == "village:2"
+    assert visible_in_map(phone, 2)
+    screenshot(phone, f"shangrila-phone-map-360-v3-{lang}")
+    # The left arrow takes the map back to its start: V7, on the left, in view again.
+    phone.click(".prompt .map-edge.left")
+    phone.wait_for_selector(".prompt .map-wrap:not(.more-left)")
+    assert visible_in_map(phone, 6)
+
+
+@pytest.mark.parametrize("locale", ["it-IT", "en-GB"])
+def test_axe_finds_every_village_named_with_what_it_shows(server, browser, locale):
+    """Defect: axe 4.14 flagged all 13 villages as serious (label-content-name-mismatch): the button's visible
+    text (its name, the spaces' codes, the masters' numbers) was not in its accessible name."""
+    from tests.axe import serious
+    post(server, "/api/host/game", {"game": "shangrila", "seats": 3, "options": {}})
+    phone = browser.new_context(locale=locale, **PHONE).new_page()
+    phone.goto(server.url + "/seat")
+    pair(phone, server, ("seat", 0))
+    phone.wait_for_selector(".prompt .map")
+    Phones.village(phone, 0)
+    phone.click(f'.prompt .space-button[data-kind="{G.KINDS[0]}"]')  # a master on the map: a number in a space
+    phone.wait_for_selector(".map .master")
+    assert serious(phone) == []
+    # Each village one button, named from its name on: then whose pieces stand there and its bridges.
+    names = phone.eval_on_selector_all('.map [role="button"]', "(vs) => vs.map((v) => v.getAttribute('aria-label'))")
+    assert len(names) == 13 and [name.split(";")[0].split(" · ")[0] for name in names] == [f"V{n}" for n in range(1, 14)], names
+    assert ("Giocatore 1" if locale == "it-IT" else "Player 1") in names[0]

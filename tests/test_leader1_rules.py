@@ -256,6 +256,85 @@ def test_a_crash_pays_the_move_and_skips_the_next_turn():
     assert record.state.phase == L.ATTACKS
 
 
+@pytest.mark.parametrize("passed_in_turn", [1, 2])  # the turn of the crash, the turn it sits out
+def test_the_peloton_passes_a_crashed_rider_and_never_takes_it_back(passed_in_turn):
+    """Rulebook: a crashed rider is "collocato fuori della strada" and "riparte dalla casella dove è terminato lo
+    spostamento che ha provocato la caduta" (rulings.md, R-4). Defect: the peloton passing it took it back into its
+    head or belly (21 of 1,742 random races)."""
+    record = race()
+    breakaway(record, 1, "leader", 5, start="discesa", road=[5])
+    roll(record, THREE)  # the crash
+    act(record, 1, ride=None)
+    act(record, 0, ride=None)
+    if passed_in_turn == 2:
+        peloton(record, THREE)
+        act(record, record.state.order[0], catch=None)  # not reached yet
+        assert record.state.turn == 2
+    peloton(record, FIVE)
+    lead = record.state.order[0]
+    offered = [a["choose"]["catch"] for a in L.legal_actions(record.state, lead)
+               if isinstance(a["choose"].get("catch"), list)]
+    assert offered == [[1, "leader", L.STACCATO]]  # passed: never caught
+    for place in L.PELOTON:
+        with pytest.raises(Rejected, match="team 2's leader crashed and is off the road: the peloton passes it"):
+            act(record, lead, catch=[1, "leader", place])
+    act(record, lead, catch=[1, "leader", L.STACCATO])
+    assert rider(record, 1, "leader")["place"] == L.STACCATO and rider(record, 1, "leader")["crashed"]
+    assert record.state.events[-1]["event"] == "passed"
+    act(record, lead, catch=None)
+    if passed_in_turn == 1:  # turn 2: it sits out, behind the peloton
+        assert record.state.turn == 2
+        peloton(record, THREE)
+        act(record, record.state.order[0], catch=None)
+    # turn 3: it starts again from where it crashed, behind the peloton: it moves after it, as a dropped rider
+    assert (record.state.turn, record.state.phase) == (3, L.ATTACKS)  # nobody moves ahead of the peloton
+    peloton(record, THREE)
+    act(record, record.state.order[0], catch=None)
+    assert record.state.phase == L.DROPPED and L.current_actors(record.state) == (1,)
+    move(record, 1, "leader", "pianura", 2)
+    assert not rider(record, 1, "leader")["crashed"]
+
+
+def test_in_random_races_no_catch_offered_takes_a_crashed_rider_back():
+    import random
+    for seed in range(30):
+        rng = random.Random(seed)
+        record = GameRecord(header("leader1", 2 + seed % 3))
+        while not record.is_over:
+            actors = L.current_actors(record.state)
+            seat = CHANCE if actors == CHANCE else rng.choice(list(actors))
+            lines = L.legal_actions(record.state, seat)
+            for line in lines:
+                caught = line.get("choose", {}).get("catch")
+                if isinstance(caught, list) and caught[2] in L.PELOTON:
+                    assert not rider(record, *caught[:2])["crashed"], (seed, record.state.turn, caught)
+            record.apply(rng.choice(lines))
+
+
+def test_a_crashed_riders_refused_move_says_it_crashed_and_when_it_starts_again():
+    """Defect: a crashed rider's refused attack was explained as "only a rider at the head of the peloton may
+    break away"; the reason is the turn it sits out."""
+    record = race()
+    breakaway(record, 1, "leader", 5, start="discesa", road=[5])
+    roll(record, THREE)  # the crash, in turn 1: it sits out turn 2
+    with pytest.raises(Rejected, match=r"^the leader crashed: it is off the road and starts again in turn 3$"):
+        act(record, 1, ride="leader")
+    act(record, 1, ride=None)
+    act(record, 0, ride=None)
+    peloton(record, THREE)
+    act(record, record.state.order[0], catch=None)
+    while record.state.queue[0] != 1:  # turn 2: team 2 may send its head riders away, not its crashed leader
+        act(record, record.state.queue[0], ride=None)
+    assert record.state.phase == L.ATTACKS and L.current_actors(record.state) == (1,)
+    with pytest.raises(Rejected, match=r"^the leader crashed: it is off the road and starts again in turn 3$"):
+        act(record, 1, ride="leader")
+    try:
+        act(record, 1, ride="leader")
+    except Rejected as refused:
+        from engine.words import render
+        assert render("it", refused.message) == "il leader è caduto: è fuori strada e riparte al turno 3"
+
+
 def test_the_attaccante_risks_a_crash_only_from_its_second_damaged_space():
     record = race(qualities=[(1, "leader", "attaccante")])
     assert form(record, 1, "leader", "pianura", 5, road=[4])["risks"] == []

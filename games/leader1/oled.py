@@ -116,6 +116,8 @@ def event_pages(view, event, lang):
         return paged(who(lang, event["rider"]), [say(lang, "supply_used", n=event["value"])])
     if kind == "caught":
         return paged(who(lang, event["rider"]), [say(lang, "caught", place=say(lang, "place:" + event["place"]))])
+    if kind == "passed":
+        return paged(who(lang, event["rider"]), [say(lang, "passed")])
     if kind == "stage_end":
         return paged(say(lang, "stage_end", n=event["stage"]),
                      [say(lang, "finish_line", n=n, who=who(lang, r))

@@ -1,4 +1,4 @@
-"""Leader 1 — Hell of the North, as in this folder's rulings.md (R-1 … R-3).
+"""Leader 1 — Hell of the North, as in this folder's rulings.md (R-1 … R-4).
 
 The riders, hexes and peloton stay on the table; the box is the d12, the energy sheets and the bookkeeping of
 chases, places, risks and punctures. A seat is a team. What happens on the board comes in as choices: a move is
@@ -27,6 +27,7 @@ refuse, word = refusals(NAME), words_of(NAME)
 QUALITIES = ("discesista", "velocista", "attaccante")
 TESTA, PANCIA, FUGA, STACCATO, ARRIVATO, FUORI = "testa", "pancia", "fuga", "staccato", "arrivato", "fuori"
 PELOTON = (TESTA, PANCIA)
+PASSED = (STACCATO,)  # where a crashed breakaway rider the peloton passes starts again: behind it
 OFF_ROAD = (ARRIVATO, FUORI)  # no longer racing
 WEATHER = ("sereno", "pioggia", "caldo", "contrario_1", "contrario_2", "favorevole_1", "favorevole_2")
 WIND = {"contrario_1": 1, "contrario_2": 2, "favorevole_1": -1, "favorevole_2": -2}
@@ -176,6 +177,12 @@ def _racing(rider: Rider) -> bool:
     return rider.place not in OFF_ROAD
 
 
+def _crashed(rider: Rider, turn: int) -> bool:
+    """Off the road after a crash, from the move that caused it to the end of the turn it sits out (then it
+    starts again from that move's last space)."""
+    return rider.skip >= turn > 0
+
+
 # -- the course of a turn -----------------------------------------------------------------------------------------
 def _is_due(r: Rider, phase: str, turn: int) -> bool:
     """Whether rider `r` moves in move phase `phase` of turn `turn` and has not yet."""
@@ -285,7 +292,7 @@ def _race_order(state: State) -> list[int]:
     order they moved, then those just dropped. Riders off the road after a crash do not roll."""
     t = state.turn
     rs = state.riders
-    standing = [i for i, r in enumerate(rs) if _racing(r) and r.skip != t + 1 and r.skip != t]
+    standing = [i for i, r in enumerate(rs) if _racing(r) and not _crashed(r, t)]
     ahead = [i for i in state.race if i in standing and rs[i].place == FUGA]
     ahead += [i for i in standing if rs[i].place == FUGA and i not in ahead]
     peloton = [i for s in state.order for place in PELOTON for i in standing
@@ -779,8 +786,10 @@ def _listed_lines(state: State, seat: int | str) -> list[Action]:
     if phase == ROLL:
         return [*LINES[seat]["roll"], *supply]
     if phase == CATCH:
+        # A crashed rider stands off the road: the peloton passes it, never takes it back (it starts again
+        # behind, as a dropped rider).
         caught = [{"catch": _ref(r) + [p]} for s in state.order for r in state.riders
-                  if r.seat == s and r.place == FUGA for p in PELOTON]
+                  if r.seat == s and r.place == FUGA for p in (PASSED if _crashed(r, state.turn) else PELOTON)]
         finish = [{"catch": ARRIVATO}] if any(r.place in PELOTON for r in state.riders) else []
         return _each(seat, caught + finish + [{"catch": None}]) + supply
     return []
@@ -867,7 +876,12 @@ def _refusal(state: State, seat: int, key: str, value: JSON) -> Message:
     elif key == "supply":
         reason = word("no_such_tile" if state.opts["supply"] == "box" else "tile_values", "refusal")
     elif key == "ride" and state.phase in MOVE_PHASES:
-        reason = word("head_breaks_away" if state.phase == ATTACKS else "does_not_move", "refusal")
+        crashed = _crashed_rider(state, seat, value)
+        reason = (word("crashed_restarts", "refusal", kind=crashed.kind, turn=crashed.skip + 1) if crashed
+                  else word("head_breaks_away" if state.phase == ATTACKS else "does_not_move", "refusal"))
+    elif key == "catch" and isinstance(value, list) and len(value) == 3 and value[2] in PELOTON \
+            and (crashed := _crashed_rider(state, value[0], value[1])):
+        reason = word("crashed_passed", "refusal", team=crashed.seat + 1, kind=crashed.kind)
     elif key == "quality" and state.phase == QUALITY:
         reason = word("one_quality", "refusal")
     elif key == "draft" and form is not None:
@@ -875,6 +889,12 @@ def _refusal(state: State, seat: int, key: str, value: JSON) -> Message:
     elif key != "chase":
         reason = word("not_a_choice", "refusal", key=key)
     return reason
+
+
+def _crashed_rider(state: State, seat: JSON, kind: JSON) -> Rider | None:
+    """Team `seat`'s rider of type `kind`, when there is one and it is off the road after a crash."""
+    found = [r for r in state.riders if r.seat == seat and r.kind == kind and _crashed(r, state.turn)]
+    return found[0] if found else None
 
 
 def _apply_choice(state: State, seat: int, key: str, value: Any) -> State:
@@ -934,6 +954,9 @@ def _apply_choice(state: State, seat: int, key: str, value: Any) -> State:
                        if r.seat == s and r.place == p]
             return _finish(state, peloton)
         i = _index(state, value[0], value[1])
+        if value[2] == STACCATO:
+            return _event(state, "passed", {"riders": _riders_with(state, i, place=STACCATO, dropped=state.turn)},
+                          rider=value[:2])
         return _event(state, "caught", {"riders": _riders_with(state, i, place=value[2])}, rider=value[:2],
                       place=value[2])
     if phase == PUNCTURES:
@@ -969,7 +992,9 @@ def prompt(state: State, seat: int) -> Prompt | None:
         keys = tuple(g if any(c.group == g for c in made) else None for g in MOVE_KEYS)
     else:
         keys = tuple(c.label for c in made if c.label.split(":")[0] in ("ride", "from"))[:4]
-    return Prompt(CHOOSE, title, made, secret=state.opts["supply"] == "box", keys=keys)
+    # Never a secret choice: the OLED's cursor shows every choice but the tiles, the view shows what a team chose
+    # (a tile used, by its value); only the tiles a team holds are its own, offered on its phone alone.
+    return Prompt(CHOOSE, title, made, keys=keys)
 
 
 def _choice(action: Action) -> Choice:
@@ -1025,7 +1050,7 @@ def _rider_view(state: State, rider: Rider, viewer: Viewer) -> dict[str, JSON]:
     held = [t for t in state.tiles if t.seat == rider.seat and t.kind == rider.kind]
     shown: dict[str, JSON] = {"seat": rider.seat, "type": rider.kind, "quality": rider.quality, "energy": rider.energy,
              "risks": rider.risks, "place": rider.place, "gc": rider.gc,
-             "crashed": rider.skip > 0 and rider.skip >= state.turn,
+             "crashed": _crashed(rider, state.turn),
              "punctured": rider.last > 0 and (rider.last > state.turn
                                               or (rider.last == state.turn and not rider.moved)),
              "tiles": len(held)}

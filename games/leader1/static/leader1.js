@@ -82,6 +82,7 @@
       case "finish": return t("ev_finish", {who: who(e.rider), n: e.place});
       case "supply_used": return t("ev_supply_used", {who: who(e.rider), n: e.value});
       case "caught": return t("ev_caught", {who: who(e.rider), place: t("place:" + e.place)});
+      case "passed": return t("ev_passed", {who: who(e.rider)});
       case "stage_end": return t("ev_stage_end", {n: e.stage});
       case "turn": return t("ev_turn", {n: e.n});
       default: return null;
@@ -110,13 +111,16 @@
 
   // A move's fields all in reach (one tap each), the cost as it stands right under the question.
   const expand = (prompt) => prompt.title === "choose_move";
+  // Under the question: the cost as it stands; where the team's box-held tiles are offered, who sees what (the
+  // choice is not secret: the box's screen shows it, and a tile used shows its value).
   function promptNote(view, prompt) {
     const form = prompt.choices.length ? view.forms[prompt.choices[0].action.seat] : null;
-    if (!form || !form.sums) return null;
-    return el("p", {class: "sums"}, el("b", {}, t("sums", form.sums)),
+    const tiles = view.supply === "box" && prompt.choices.some((c) => "supply" in c.action.choose);
+    return [form && form.sums ? el("p", {class: "sums"}, el("b", {}, t("sums", form.sums)),
               form.sums.risks.length ? el("span", {class: "tag bad"},
                 t("runs", {risks: form.sums.risks.map((r) => t("risk_" + r)).join(", ")})) : null,
-              form.refused ? el("span", {class: "note"}, " " + t("refused", {why: said(form.refused)})) : null);
+              form.refused ? el("span", {class: "note"}, " " + t("refused", {why: said(form.refused)})) : null) : null,
+            tiles ? el("p", {class: "note"}, t("tiles_yours")) : null];
   }
 
   ARBITRO.games.leader1 = {table, seat, expand, promptNote};

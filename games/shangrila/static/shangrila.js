@@ -17,7 +17,7 @@
   const AT = [[135, 99], [229, 67], [337, 85], [85, 205], [171, 191], [265, 168], [49, 113], [182, 306],
               [272, 283], [351, 214], [74, 329], [146, 421], [279, 407]];
   const CELL = 15;
-  const ui = {selected: null, recruits: [], journey: null, promptKey: null};
+  const ui = {selected: null, recruits: [], journey: null, promptKey: null, scroll: 0};
 
   function svg(tag, attrs = {}, ...children) {
     const node = document.createElementNS(SVG, tag);
@@ -56,27 +56,29 @@
     const classes = ["village"];
     if (village.stone) classes.push("stone");
     if (ui.selected === v) classes.push("selected");
-    // A button for the keyboard and a screen reader too: named with whose masters and students stand there.
+    // The card is a button for the keyboard and a screen reader too, named with whose masters and students stand
+    // there. What is drawn on it says the same to the eye alone: inside the button, its words and the spaces'
+    // codes would have to be its name as well (axe: label-content-name-mismatch) and would be read as noise.
     const held = KINDS.filter((kind) => village.masters[kind] !== undefined).map((kind) =>
       `${t(kind)}: ${seatName(village.masters[kind])}` + (village.students[kind] === undefined ? ""
         : ` + ${t("student")} ${seatName(village.students[kind])}`));
     const across = view.bridges.filter(([a, b]) => a === v || b === v).map(([a, b]) => vName(a === v ? b : a));
-    return svg("g", {class: classes.join(" "), "data-village": v, "data-key": `village:${v}`, role: "button",
-                     tabindex: 0, "aria-pressed": ui.selected === v ? "true" : "false",
-                     "aria-label": [vName(v) + (village.stone ? " · " + t("stone") : ""), ...held,
-                                    across.length ? t("bridges_to", {villages: across.join(", ")}) : t("no_bridge_left")]
-                       .join("; "),
-                     onclick: () => onTap(v),
+    return svg("g", {class: classes.join(" "), "data-village": v, onclick: () => onTap(v),
                      onkeydown: (event) => {
                        if (event.key !== "Enter" && event.key !== " ") return;
                        event.preventDefault();
                        onTap(v);
                      }},
-      svg("rect", {x: cx - 36, y: cy - 27, width: 72, height: 56, rx: 10, class: "card"}),
-      svg("text", {x: cx - 32, y: cy - 14, class: "name"}, vName(v)),
-      svg("text", {x: cx + 32, y: cy - 14, class: "strength", "text-anchor": "end"},
-          village.stone ? t("stone_mark") : ""),
-      cells);
+      svg("rect", {x: cx - 36, y: cy - 27, width: 72, height: 56, rx: 10, class: "card", role: "button", tabindex: 0,
+                   "data-key": `village:${v}`, "aria-pressed": ui.selected === v ? "true" : "false",
+                   "aria-label": [vName(v) + (village.stone ? " · " + t("stone") : ""), ...held,
+                                  across.length ? t("bridges_to", {villages: across.join(", ")}) : t("no_bridge_left")]
+                     .join("; ")}),
+      svg("g", {"aria-hidden": "true"},
+        svg("text", {x: cx - 32, y: cy - 14, class: "name"}, vName(v)),
+        svg("text", {x: cx + 32, y: cy - 14, class: "strength", "text-anchor": "end"},
+            village.stone ? t("stone_mark") : ""),
+        cells));
   }
 
   function map(view, onTap) {
@@ -84,8 +86,32 @@
     const bridges = ALL_BRIDGES.map(([a, b]) => svg("line", {x1: AT[a][0], y1: AT[a][1], x2: AT[b][0], y2: AT[b][1],
       class: intact.has(`${a}-${b}`) ? "bridge" : "bridge gone"}));
     // A group, not an image: its villages are buttons. Wider than a phone, it pans, so its words stay readable.
-    return el("div", {class: "map-box"}, svg("svg", {viewBox: "0 0 400 460", class: "map", role: "group",
+    const box = el("div", {class: "map-box"}, svg("svg", {viewBox: "0 0 400 460", class: "map", role: "group",
       "aria-label": t("map")}, bridges, view.villages.map((_, v) => villageGlyph(view, v, onTap))));
+    return pannable(box);
+  }
+
+  // A map wider than the screen says so: each edge with villages beyond it is shaded, with an arrow that scrolls
+  // there, and a line under the map says it pans. A village reached by Tab scrolls into view by itself. A redraw
+  // (a tap, another seat's move) keeps where the map was panned to.
+  function pannable(box) {
+    const edge = (side) => el("div", {class: `map-edge ${side}`, "aria-hidden": "true", onclick: () =>
+      box.scrollBy({left: (side === "left" ? -0.8 : 0.8) * box.clientWidth, behavior: "smooth"})},
+      el("span", {}, side === "left" ? "‹" : "›"));
+    const wrap = el("div", {class: "map-wrap"}, box, edge("left"), edge("right"));
+    let placed = false;
+    const mark = () => {
+      if (!box.isConnected) return;
+      if (!placed) box.scrollLeft = ui.scroll;
+      placed = true;
+      ui.scroll = box.scrollLeft;
+      wrap.classList.toggle("more-left", box.scrollLeft > 1);
+      wrap.classList.toggle("more-right", box.scrollWidth - box.clientWidth - box.scrollLeft > 1);
+    };
+    queueMicrotask(mark);  // in the page: before the focus comes back to a village, and before it is painted
+    new ResizeObserver(mark).observe(box);  // the phone turned
+    box.addEventListener("scroll", mark, {passive: true});
+    return [wrap, el("p", {class: "map-hint"}, el("small", {}, t("map_pans")))];
   }
 
   function legend() {
@@ -178,7 +204,7 @@
                  el("button", {class: "choice", "data-key": "pass", onclick: () => act({pass: true})}, t("pass")));
       return box;
     }
-    box.append(map(view, (v) => {
+    box.append(...map(view, (v) => {
       ui.selected = ui.selected === v ? null : v;
       ui.journey = null;
       redraw();
