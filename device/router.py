@@ -131,7 +131,7 @@ class InputRouter:
             asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
             try:
                 outcome = {"seat": seat, **about, "status": act(asked)}
-                if asked is not None and asked.secret:
+                if asked is not None and asked.is_private:
                     outcome["secret"] = True
                 if outcome["status"] == "moved":
                     cursor = self.cursors[seat]
@@ -148,7 +148,7 @@ class InputRouter:
                            "error": render(self.lang, e.message), "refusal": e}
                 if "button" in about and self.when_pad_refused is not None:
                     self.when_pad_refused(seat, e.message)
-                if asked is not None and asked.secret:
+                if asked is not None and asked.is_private:
                     # The OLED is public: a refused secret press shows nothing (its reason, the button, even
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.
                     outcome["secret"] = True

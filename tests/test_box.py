@@ -510,7 +510,7 @@ def test_undo_of_a_finished_game_on_the_host_panel_says_why_it_is_refused(make_b
     assert box.table.view()["over"]
 
 
-def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(make_box):
+def test_a_team_with_only_its_pad_plays_a_choice_over_its_public_choices_its_tiles_on_its_phone(make_box):
     """Defect: with the supply tiles held by the box every Leader 1 prompt was secret, so a pad pressed there only
     said "answer on your phone": a team without a phone could not play at all. The cursor now runs over the
     choices that name nothing secret; the tiles the box holds are offered on the team's phone alone."""
@@ -523,7 +523,7 @@ def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(
         box.table.act(rng.choice(box.table.legal_actions(seat)))
     prompt = box.table.prompt(1)
     private = [c for c in prompt.choices if c.private]
-    assert prompt.secret and private and all(c.group.startswith("tile:") for c in private)
+    assert not prompt.secret and private and all(c.group.startswith("tile:") for c in private)
     offered = [c["action"] for c in box.table.view(1)["prompt"]["choices"]]
     assert all(c.action in offered for c in private)  # the team's phone offers its tiles
     shown = [c for c in box.table.view(1)["prompt"]["choices"] if c["action"] in [p.action for p in private]]
@@ -539,6 +539,27 @@ def test_a_team_with_only_its_pad_plays_a_secret_choice_over_its_public_choices(
     before = box.table.version
     assert virtual(box).press(seat=1, button=8)["status"] == "applied"  # the pad alone played the attack
     assert box.table.version > before
+
+
+def test_a_refused_private_choice_shows_the_table_nothing(make_box):
+    """A team's tiles are its own even where the choice is open: a refused tile (one its phone was never offered)
+    is said to the team alone. Defect (once Leader 1's choices stopped being labelled secret): the OLED said
+    "G2: Non valido" and the reason, the buzzer buzzed."""
+    import random
+    box = make_box()
+    heard = []
+    box.sounds.play = heard.append
+    box.table.new_game("leader1", 2, {"supply": "box"})
+    rng = random.Random(2)
+    while not any(c.private for c in getattr(box.table.prompt(1), "choices", ())):
+        seat = rng.choice(list(box.table.actors()))
+        box.table.act(rng.choice(box.table.legal_actions(seat)))
+    screen = box.display.screen
+    tile = next(c.action for c in box.table.prompt(1).choices if c.private)
+    unheld = {**tile, "choose": {"supply": [tile["choose"]["supply"][0], 99]}}
+    outcome = box.seat_act(1, unheld)
+    assert outcome["status"] == "rejected" and outcome["secret"]
+    assert box.display.screen == screen and "refused" not in heard
 
 
 def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):

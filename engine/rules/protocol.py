@@ -152,8 +152,9 @@ class Prompt:
     """What a seat may do now. ``title`` is a text key the game's presentation words. ``pad`` is the fixed
     layout of a secret pick: a Choice per button (8, ``None`` for an unused one), the same whatever anyone
     holds, so a press reveals nothing; a choice there that the rules refuse now is refused when pressed. A
-    prompt without ``pad`` is driven on the pad by a cursor; a ``secret`` one (its refusals are the seat's
-    alone) marks the choices that name the seat's secrets ``private``: the cursor runs over the others."""
+    ``secret`` prompt is one whose answer no public channel shows until the rules reveal it (the seat's phone
+    says so). A prompt without ``pad`` is driven on the pad by a cursor; choices that name the seat's secrets
+    are ``private`` (secret prompt or not): the cursor runs over the others."""
     kind: str
     title: str
     choices: tuple[Choice, ...]
@@ -167,6 +168,12 @@ class Prompt:
                 "choices": [c.as_data() for c in self.choices],
                 "pad": None if self.pad is None else [None if c is None else c.label for c in self.pad],
                 "current": self.current, "keys": list(self.keys)}
+
+    @property
+    def is_private(self) -> bool:
+        """Whether the seat's refusals here are its own, never shown to the table: a secret prompt, or one that
+        offers the seat's private choices (a refusal could name what it holds)."""
+        return self.secret or any(c.private for c in self.choices)
 
     def on_cursor(self) -> "Prompt | None":
         """The prompt as the pad's cursor may run over it, on the public OLED: without its private choices; None
