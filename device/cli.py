@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.version import about
 
 from .games import presentation
-from .texts import said, terminal_language
+from .texts import argparse_speaks_the_terminals_language, said, terminal_language
 
 
 def log_parser(command, about):
@@ -84,7 +84,7 @@ def restore_main(argv):
     try:
         games, kept = restore(args.backup, args.data)
     except (BackupError, JournalError) as e:
-        print(f"arbitro restore: {e}", file=sys.stderr)
+        print(f"arbitro restore: {e.said(terminal_language())}", file=sys.stderr)
         return 1
     print(said("restored", n=games, data=args.data))
     if kept:
@@ -101,7 +101,7 @@ def recover_main(argv):
     try:
         kept = recover(args.data)
     except JournalError as e:
-        print(f"arbitro recover: {e}", file=sys.stderr)
+        print(f"arbitro recover: {e.said(terminal_language())}", file=sys.stderr)
         return 1
     print(said("recovered", data=args.data, path=kept))
     return 0
@@ -116,7 +116,7 @@ def check_main(argv):
     try:
         games, found = check_resumable(args.data)
     except JournalError as e:
-        print(f"arbitro check: {e}", file=sys.stderr)
+        print(f"arbitro check: {e.said(terminal_language())}", file=sys.stderr)
         return 1
     print(said("check_ok", n=games, data=args.data, found=found, **about()))
     return 0
@@ -362,7 +362,7 @@ def serve(args):
     from .box import Box
     from .config import ConfigError, load_pinmap
     from .display import device_opener
-    from .network import box_url
+    from .network import box_url, names
     from .pins import mock_pins, real_pins
     from .server import make_server
     from . import memory, mock
@@ -385,7 +385,7 @@ def serve(args):
                       schedule=scheduler)
     except StorageError as e:
         scheduler.close()
-        raise StartError(e) from None
+        raise StartError(e.said(terminal_language())) from None
     host = args.host or ("127.0.0.1" if args.mock else "0.0.0.0")
     url = box_url(host, args.port)
     try:
@@ -397,7 +397,7 @@ def serve(args):
     except StorageError as e:
         table.close()
         scheduler.close()
-        raise StartError(e) from None
+        raise StartError(e.said(terminal_language())) from None
     except (GPIOZeroError, LumaError, OSError) as e:
         table.close()
         scheduler.close()
@@ -414,7 +414,7 @@ def serve(args):
             # for everything else, grown as phones come and given back as they leave (device/server.py).
             threading.stack_size(512 * 1024)
             virtual = VirtualBox(box, mock.Finger(box.pads, simulated)) if args.mock else None
-            app = create_app(WebPort(box), virtual=virtual)
+            app = create_app(WebPort(box), virtual=virtual, names=lambda: names() | {host})  # --host's too
             server = make_server(app, app.config["CHANGES"], host, args.port)
         except OSError as e:
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
@@ -439,6 +439,7 @@ COMMANDS = {"replay": replay_main, "check": check_main, "restore": restore_main,
 def main(argv=None):
     """`arbitro COMMAND …` runs that command; anything else runs the box."""
     argv = sys.argv[1:] if argv is None else argv
+    argparse_speaks_the_terminals_language()
     if argv[:1] and argv[0] in COMMANDS:
         return COMMANDS[argv[0]](argv[1:])
     return box_main(argv)

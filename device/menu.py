@@ -6,7 +6,7 @@ from engine.rules import Rejected
 from engine.rules.options import CHOICE, SEAT
 from engine.words import render
 
-from .screens import COLUMNS, Screen, box_message, join, seat, who, wrap
+from .screens import Screen, box_message, join, pairing_code, seat, who, wrap
 from .texts import text
 
 # The menu's entries while a game is played, and when none is; the first only closes the menu
@@ -63,6 +63,11 @@ class HostMenu:
 
     def open(self, mode):
         self.mode, self.step, self.entry, self.target = mode, 0, 0, 0
+
+    def after_the_end(self):
+        """OK on a finished game's last screen: the menu, on "Nuova partita"."""
+        self.open("main")
+        self.entry = IDLE.index("new")
 
     def _entries(self):
         return PLAYING if self.table.game and not self.table.view()["over"] else IDLE
@@ -228,9 +233,7 @@ class HostMenu:
         if self.mode == "code":
             if self.pairing.showing(self.code.target) != self.code:  # it expired
                 return Screen(text(lang, "title"), (*wrap(text(lang, "code_over"), indent=""), text(lang, "ok_back")))
-            return Screen(text(lang, "code_for", who=who(lang, self.code.target))[:COLUMNS],
-                          (spaced(self.code.code), *wrap(text(lang, "code_help", n=round(self.pairing.window / 60)),
-                                                         indent=""), text(lang, "key_closes")))
+            return pairing_code(lang, self.code, self.url or "http://127.0.0.1", round(self.pairing.window / 60))
         if self.mode == "seal":
             return Screen(text(lang, "seal_title"), (seal_fingerprint(self.table.view()["chance"]["commitment"]),
                                                      *wrap(text(lang, "seal_later"), indent=""), text(lang, "ok_play")))
@@ -263,11 +266,6 @@ class HostMenu:
             lines.append(text(lang, "change"))
         lines.append(text(lang, "start") if self.step == len(steps) - 1 else text(lang, "ok_next"))
         return Screen(f"{text(lang, 'new_game')} {self.step + 1}/{len(steps)}", tuple(lines))
-
-
-def spaced(code):
-    """A pairing code in two groups of three, to read and type."""
-    return f"{code[:3]} {code[3:]}"
 
 
 def seal_fingerprint(commitment):

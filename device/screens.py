@@ -9,7 +9,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from .games import presentation
-from .network import join_url
+from .network import join_url, link_url
 from .texts import text
 
 COLUMNS = 21  # characters of the 6-pixel font across 128 pixels
@@ -147,6 +147,19 @@ def join(lang, url, hint=None):
     if hint:
         lines += textwrap.wrap(hint, QR_COLUMNS)
     return Screen(text(lang, "url"), tuple(lines[:QR_LINES]), qr=join_url(url))
+
+
+def pairing_code(lang, code, url, minutes):
+    """A code to type on a phone, and beside it the QR code of its link, which pairs the phone that opens it
+    without typing: the way that still works when wrong codes from the network have closed the typed one."""
+    whom = seat(lang, code.target[1]) if code.target[0] == "seat" else text(lang, "host")
+    help_lines = textwrap.wrap(text(lang, "code_help", n=minutes), QR_COLUMNS)
+    return Screen(whom, (spaced(code.code), *help_lines)[:QR_LINES], qr=link_url(url, code.key))
+
+
+def spaced(code):
+    """A pairing code in two groups of three, to read and type."""
+    return f"{code[:3]} {code[3:]}"
 
 
 def picking(view, lang, title):

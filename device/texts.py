@@ -1,8 +1,10 @@
 """What the OLED and the pads' labels say (the `box` messages of the catalogs, engine/words.py, a game's own
-before the shared ones), and what builders read in a terminal (the `cli` messages)."""
+before the shared ones), and what builders read in a terminal (the `cli` messages, and argparse's own words)."""
+import gettext
 import os
 
-from engine.words import SHARED, lookup, say
+from engine.games import LOCALE
+from engine.words import LANGUAGES, SHARED, lookup, say
 
 
 def text(language, key, game=None, /, **values):
@@ -20,12 +22,27 @@ def text(language, key, game=None, /, **values):
 
 
 def terminal_language(environ=os.environ):
-    """The terminal's language as gettext finds it (the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that is
-    set): Italian when that names Italian, else English."""
+    """The terminal's language as gettext finds it: the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that is set,
+    a list (`fr:it`) read up to the first language the catalogs have or to C; English when none is found."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         if environ.get(name):
-            return "it" if environ[name].lower().startswith("it") else "en"
+            for each in environ[name].split(":"):
+                language = each.split("@")[0].split(".")[0].split("_")[0].lower()
+                if language in LANGUAGES:
+                    return language
+                if language in ("c", "posix"):
+                    break
+            return "en"
     return "en"
+
+
+def argparse_speaks_the_terminals_language():
+    """argparse words its usage, headings and errors through gettext's default domain (as the Python
+    documentation's argparse howto says to translate it): that domain is made the `argparse` catalogs beside
+    ours, which gettext picks in the language terminal_language names. Before any parser is made: a parser words
+    its headings as it is made."""
+    gettext.bindtextdomain("argparse", LOCALE)
+    gettext.textdomain("argparse")
 
 
 def said(key, /, **values):

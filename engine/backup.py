@@ -23,6 +23,7 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -30,14 +31,15 @@ from .journal import (FORMAT, KINDS, DamagedGame, Journal, JournalError, KeptRow
                       take_lock)
 from .sidefiles import beside, is_log_lost, marks_alone, read_only
 from .state_file import sync_folder
-from .rules.protocol import Action
+from .rules.protocol import Action, Message
 from .table import Table
+from .worded import Worded, stored
 
 JOURNAL = "journal.sqlite3"
 MAX_ROW = 65_536  # characters: a game's table line or log line is far shorter; a longer row is no backup of ours
 
 
-class BackupError(ValueError):
+class BackupError(Worded, ValueError):
     """A file that cannot be restored: the message says why, and nothing was changed."""
 
 
@@ -48,38 +50,37 @@ def _rows(path: Path) -> KeptRows:
     try:
         with closing(read_only(path, immutable=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise BackupError(f"{path} is damaged: it cannot be restored")
+                raise BackupError(stored("backup_damaged", path=str(path)))
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             marked = "meta" in tables and db.execute("SELECT 1 FROM meta WHERE key = 'backup'").fetchone()
             found = db.execute("PRAGMA user_version").fetchone()[0]
             if not marked or "entries" not in tables:
-                raise BackupError(f"{path} is not an Arbitro backup (download one from the host page)")
+                raise BackupError(stored("backup_not_ours", path=str(path)))
             if found > FORMAT:
-                raise BackupError(f"{path} is in format {found}, newer than this box's ({FORMAT}): upgrade the box "
-                                  "first")
+                raise BackupError(stored("backup_newer", path=str(path), found=found, format=FORMAT))
             entries = db.execute("SELECT game, kind, substr(body, 1, ?) FROM entries ORDER BY id",
                                  (MAX_ROW + 1,)).fetchall()
             started = db.execute("SELECT game, substr(at, 1, 64) FROM started").fetchall() \
                 if "started" in tables else []
             seeds = db.execute("SELECT game, substr(seed, 1, 128) FROM seeds").fetchall() if "seeds" in tables else []
     except sqlite3.DatabaseError as e:
-        raise BackupError(f"{path} is not an Arbitro backup ({e})") from None
+        raise BackupError(stored("backup_unreadable", path=str(path), error=str(e))) from None
     lines: list[tuple[int, str, Action]] = []
     for game, kind, body in entries:
         if not is_row_id(game) or kind not in KINDS or not isinstance(body, str) or len(body) > MAX_ROW:
-            raise BackupError(f"{path} holds a row no box writes (game {str(game)[:20]}): it cannot be restored")
+            raise BackupError(stored("backup_odd_game_row", path=str(path), game=str(game)[:20]))
         try:
             line = json.loads(body)
         except (ValueError, RecursionError):
             line = None
         if not isinstance(line, dict):
-            raise BackupError(f"{path} holds a damaged line of game {game}: it cannot be restored")
+            raise BackupError(stored("backup_damaged_line", path=str(path), game=game))
         lines.append((game, kind, line))
     for game, text in [*started, *seeds]:
         if not is_row_id(game) or not isinstance(text, str):
-            raise BackupError(f"{path} holds a row no box writes: it cannot be restored")
+            raise BackupError(stored("backup_odd_row", path=str(path)))
     if any(len(seed) != 64 or not all(c in "0123456789abcdef" for c in seed) for _, seed in seeds):
-        raise BackupError(f"{path} holds a damaged seed: it cannot be restored")
+        raise BackupError(stored("backup_damaged_seed", path=str(path)))
     return lines, dict(started), dict(seeds)
 
 
@@ -117,8 +118,16 @@ def check_resumable(data: str | Path) -> tuple[int, int]:
                     found = int(db.execute("PRAGMA user_version").fetchone()[0] or 1)
             return len(replay_all(copy)), found
         except JournalError as e:
-            e.args = (str(e).replace(folder, str(Path(data))),)  # the folder's files, not the copy's
+            e.message = _moved(e.message, folder, str(Path(data)))  # the folder's files, not the copy's
             raise
+
+
+def _moved(message: Message | str, old: str, new: str) -> Message | str:
+    """`message` with the folder `old` named `new` in its words and parameters, those of its parameters too."""
+    if isinstance(message, str):
+        return message.replace(old, new)
+    return replace(message, params={name: _moved(value, old, new) if isinstance(value, (str, Message)) else value
+                                    for name, value in message.params.items()})
 
 
 @contextlib.contextmanager
@@ -135,7 +144,7 @@ def _unused(path: Path) -> Iterator[None]:
         try:
             fcntl.flock(lockfile, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:
-            raise JournalError(f"a box is using the journal {path}: stop it first") from None
+            raise JournalError(stored("journal_in_use", path=str(path))) from None
         yield
 
 
@@ -168,7 +177,7 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
             try:
                 games = replay_all(staged)
             except DamagedGame as e:  # named by its game and line: the staged file's name says nothing
-                raise BackupError(f"{backup} holds a game that does not replay: {e.where}") from None
+                raise BackupError(stored("backup_game_damaged", path=str(backup), where=e.where)) from None
             # The journal in place, opened as the box opens it (a log left by a stop without a clean close is
             # applied) and closed cleanly: the main file alone holds its games, and no log beside it can be applied
             # to the journal that replaces it. One the box refuses (damaged, its log lost or not its own) is what a
@@ -183,8 +192,7 @@ def restore(backup_file: str | Path, data_folder: str | Path) -> tuple[int, Path
                 had_games = bool(current.games())
                 current.close()
                 if Path(f"{path}-wal").exists():
-                    raise JournalError(f"could not close the journal {path} cleanly (is the disk full?): nothing was "
-                                       "restored", full=True)
+                    raise JournalError(stored("restore_not_closed", path=str(path)), full=True)
             fresh = Journal(staged)
             try:
                 fresh.advance(version + 1)  # the version phones follow never goes back
@@ -227,15 +235,15 @@ def recover(data_folder: str | Path) -> Path:
     when there is nothing to recover or a box uses the folder."""
     path = Path(data_folder) / JOURNAL
     if not path.exists():
-        raise JournalError(f"there is no journal {path} to recover")
+        raise JournalError(stored("recover_none", path=str(path)))
     lock = take_lock(str(path))
     try:
         try:
             lost = is_log_lost(path)
         except sqlite3.DatabaseError as e:
-            raise JournalError(f"the journal {path} is damaged ({e}); it is left as it was") from None
+            raise JournalError(stored("recover_damaged", path=str(path), error=str(e))) from None
         if not lost:
-            raise JournalError(f"the journal {path} has not lost its write-ahead log: there is nothing to recover")
+            raise JournalError(stored("recover_not_lost", path=str(path)))
         kept = _aside(path, "recover")
         try:
             shutil.copyfile(path, kept)
@@ -243,13 +251,12 @@ def recover(data_folder: str | Path) -> Path:
                 os.fsync(copy.fileno())
         except OSError as e:
             kept.unlink(missing_ok=True)
-            raise JournalError(f"cannot keep a copy of the journal {path} ({e.strerror}): make room on the disk; "
-                               "nothing was changed") from None
+            raise JournalError(stored("recover_no_copy", path=str(path), error=str(e.strerror))) from None
         try:
             with closing(sqlite3.connect(path, isolation_level=None)) as db:
                 db.execute("UPDATE meta SET value = 0 WHERE key = 'open'")  # synced in a log of its own, then closed
         except sqlite3.DatabaseError as e:
-            raise JournalError(f"the journal {path} is damaged ({e}); it is left as it was") from None
+            raise JournalError(stored("recover_damaged", path=str(path), error=str(e))) from None
         Journal(path, lock=lock).close()  # it opens as the box would open it
     finally:
         lock.close()

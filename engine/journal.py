@@ -23,8 +23,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, TypeAlias, cast
 
-from .rules.protocol import JSON, Action
+from .rules.protocol import JSON, Action, Message
 from .sidefiles import SideFileError, holds_frames, inspect, read_only
+from .worded import Worded, stored
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +70,11 @@ INSERT OR IGNORE INTO meta (key, value) SELECT 'version', COALESCE(MAX(id), 0) F
 """
 
 
-class StorageError(RuntimeError):
-    """Something the box keeps on its disk cannot be read or written. `full` when the disk has no room left:
-    the box refuses what it cannot write, and takes inputs again once there is room."""
+class StorageError(Worded, RuntimeError):
+    """Something the box keeps on its disk cannot be read or written, and why (`said` in a language). `full` when
+    the disk has no room left: the box refuses what it cannot write, and takes inputs again once there is room."""
 
-    def __init__(self, message: str, full: bool = False) -> None:
+    def __init__(self, message: Message | str, full: bool = False) -> None:
         super().__init__(message)
         self.full = full
 
@@ -86,8 +87,8 @@ class DamagedGame(JournalError):
     """A journaled game that does not replay; `where` names its game (and line) and what is wrong, without the
     journal's path (a restore names its backup file instead)."""
 
-    def __init__(self, path: object, where: str) -> None:
-        super().__init__(f"the journal {path}, {where}")
+    def __init__(self, path: object, where: Message | str) -> None:
+        super().__init__(stored("journal_game_damaged", path=str(path), where=where))
         self.where = where
 
 
@@ -100,8 +101,7 @@ def refuse_emptied(path: Path) -> None:
     """SQLite takes an empty file for an empty journal: a journal cut to nothing would start at version 0 as
     though no game had ever been played. The box makes the file itself, and never empty."""
     if path.exists() and path.stat().st_size == 0:
-        raise JournalError(f"the journal {path} is empty: it was damaged; move it aside to start afresh "
-                           "(it is left untouched)")
+        raise JournalError(stored("journal_emptied", path=str(path)))
 
 
 def _full(error: sqlite3.Error) -> bool:
@@ -131,13 +131,12 @@ def take_lock(path: str) -> TextIO:
     try:
         lockfile = open(path + ".lock", "a")
     except OSError as e:
-        raise JournalError(f"cannot open {path}.lock ({e.strerror}): make it and its directory "
-                           "writable by the user the box runs as") from None
+        raise JournalError(stored("lock_cannot_open", path=path, error=str(e.strerror))) from None
     try:
         fcntl.flock(lockfile, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         lockfile.close()
-        raise JournalError(f"another box is using the journal {path}: stop it first") from None
+        raise JournalError(stored("journal_in_use", path=path)) from None
     return lockfile
 
 
@@ -239,14 +238,13 @@ class Journal:
             found = self._db.execute("PRAGMA user_version").fetchone()[0]
             if found > FORMAT:
                 self._give_up()
-                raise JournalError(f"the journal {self.path} is in format {found}, newer than this box's "
-                                   f"({FORMAT}): run the software that wrote it, or a newer one")
+                raise JournalError(stored("journal_newer", path=self.path, found=found, format=FORMAT))
             if found != FORMAT:  # a new journal (or an older format's): its tables, in one transaction
                 self._db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {FORMAT}; COMMIT;")
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except SideFileError as e:
             self._give_up()
-            raise JournalError(str(e)) from None
+            raise JournalError(e.message) from None
         except sqlite3.DatabaseError as e:
             self._give_up()
             named = getattr(e, "sqlite_errorname", "")
@@ -257,10 +255,8 @@ class Journal:
                 self._open_read_only("full")
                 return
             if "readonly" in str(e) or "unable to open" in str(e):
-                raise JournalError(f"cannot write the journal {self.path} ({e}): make it and its directory "
-                                   "writable by the user the box runs as") from None
-            raise JournalError(f"the journal {self.path} is damaged ({e}); move it aside to start afresh, "
-                               f"it is left untouched", full=_full(e)) from None
+                raise JournalError(stored("journal_not_writable", path=self.path, error=str(e))) from None
+            raise JournalError(stored("journal_damaged", path=self.path, error=str(e)), full=_full(e)) from None
         try:
             self._write([])  # the session's marks; a box that cannot write must say so before it serves anyone
             if self.path != ":memory:":
@@ -271,8 +267,8 @@ class Journal:
             full = e.full if isinstance(e, JournalError) else _full(e)
             if not full:
                 self._give_up()
-                raise JournalError(f"{e}: make it and its directory writable by the user the box runs as",
-                                   full=full) from None
+                why = e.message if isinstance(e, JournalError) else str(e)
+                raise JournalError(stored("first_write_failed", error=why), full=full) from None
             log.error("the journal %s cannot take a write: the disk is full", self.path)
             self.fault = "full"  # the box starts, shows the games and refuses presses until there is room
         if self.path != ":memory:":
@@ -295,30 +291,27 @@ class Journal:
             self._db.execute("SELECT id, game, kind, body FROM entries LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
             self._give_up()
-            raise JournalError(f"cannot read the journal {self.path} on a disk mounted read-only ({e})") from None
+            raise JournalError(stored("journal_read_only_unreadable", path=self.path, error=str(e))) from None
         if found != FORMAT:
             self._give_up()
-            raise JournalError(f"the journal {self.path} is in format {found}, and its disk is mounted read-only: "
-                               f"this box reads format {FORMAT} once it can bring it up to date")
+            raise JournalError(stored("journal_read_only_format", path=self.path, found=found, format=FORMAT))
         log.error("the journal %s is on a disk %s: the box shows its games and takes no press", self.path,
                   "mounted read-only" if fault == "failing" else "with no room left")
         self.fault = fault
 
     @staticmethod
     def _usable_directory(directory: Path) -> None:
-        fix = "make it (and the directories above it) usable by the user the box runs as, or pass another --data"
         try:
             if directory.exists() and not directory.is_dir():
-                raise JournalError(f"the data directory {directory} is a file, not a directory: pass --data "
-                                   "with a directory")
+                raise JournalError(stored("data_is_file", directory=str(directory)))
             directory.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
-            raise JournalError(f"cannot make the data directory {directory}: part of its path is a file; "
-                               "pass --data with a directory") from None
+            raise JournalError(stored("data_cannot_make", directory=str(directory))) from None
         except OSError as e:
-            raise JournalError(f"cannot use the data directory {directory} ({e.strerror}): {fix}") from None
+            raise JournalError(stored("data_unusable", directory=str(directory), error=str(e.strerror),
+                                      fix=stored("data_fix"))) from None
         if not os.access(directory, os.W_OK | os.X_OK):
-            raise JournalError(f"the data directory {directory} is not writable by this user: {fix}")
+            raise JournalError(stored("data_not_writable", directory=str(directory), fix=stored("data_fix")))
 
     def _give_up(self) -> None:
         try:
@@ -413,7 +406,7 @@ class Journal:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 full = _full(e) or (self._read_only and self.fault == "full")
-                raise JournalError(f"could not write the journal {self.path}: {e}", full=full) from None
+                raise JournalError(stored("journal_write_failed", path=self.path, error=str(e)), full=full) from None
             if self._checkpoints:
                 self._checkpoints.written()
 
@@ -447,7 +440,7 @@ class Journal:
         try:
             return cast(Action, json.loads(row[0])) if row else None
         except ValueError as e:
-            raise JournalError(f"the journal {self.path} holds a damaged held pick ({e})") from None
+            raise JournalError(stored("journal_damaged_held", path=self.path, error=str(e))) from None
 
     @property
     def version(self) -> int:
@@ -475,9 +468,9 @@ class Journal:
         try:
             parsed = [(kind, json.loads(body)) for _, kind, body in rows]
         except ValueError as e:
-            raise JournalError(f"the journal {self.path} holds a damaged row ({e})") from None
+            raise JournalError(stored("journal_damaged_row", path=self.path, error=str(e))) from None
         if parsed[0][0] != "table":
-            raise JournalError(f"the journal {self.path} has game {game} without its table line")
+            raise JournalError(stored("journal_no_table_line", path=self.path, game=cast(int, game)))
         lines = [body for kind, body in parsed[1:] if kind == "line"]
         return (cast(int, game), parsed[0][1], lines, any(kind == "end" for kind, _ in parsed),
                 started[0] if started else None)
@@ -489,7 +482,7 @@ class Journal:
         try:
             return bytes.fromhex(row[0]) if row else None
         except ValueError:
-            raise JournalError(f"the journal {self.path} holds a damaged seed for game {game}") from None
+            raise JournalError(stored("journal_damaged_seed", path=self.path, game=game)) from None
 
     def backup(self, target: str | Path, leave_out: Iterable[int] = (), newer_than: int | None = None) -> None:
         """A copy of the journal in `target` (a consistent snapshot, in this format) without the games
@@ -518,8 +511,7 @@ class Journal:
                 if source is not self._db:
                     source.close()
         except sqlite3.Error as e:
-            raise JournalError(f"could not write a backup of the journal {self.path}: {e}",
-                               full=_full(e)) from None
+            raise JournalError(stored("backup_write_failed", path=self.path, error=str(e)), full=_full(e)) from None
 
     def load(self, rows: KeptRows) -> None:
         """Put games in whole, in one transaction, into this journal (new and empty): a restore's."""

@@ -26,6 +26,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .worded import Worded, stored
+
 SIDES = ("-wal", "-shm", "-journal")
 WAL_MODE = 2  # bytes 18 and 19 of the main file's header (its read and write versions) in WAL mode
 
@@ -39,7 +41,7 @@ class Marks(NamedTuple):
     base: int | None  # in the log: a version the main file held at least when it was written
 
 
-class SideFileError(Exception):
+class SideFileError(Worded):
     """A file beside the journal that opening it would lose or destroy; the message names it and what to do."""
 
 
@@ -87,8 +89,7 @@ def inspect(path: Path) -> None:
     if not path.exists():
         if found:
             names = ", ".join(f.name for f in found)
-            raise SideFileError(f"found {names} but not the journal {path} itself: it is missing. Put it back, or "
-                                f"move {names} aside to start afresh (left untouched)")
+            raise SideFileError(stored("side_main_missing", names=names, path=str(path)))
         return
     log = Path(f"{path}-wal")
     with open(path, "rb") as main:
@@ -98,14 +99,9 @@ def inspect(path: Path) -> None:
         return  # a rollback journal: SQLite's to roll back as the box opens the main file (read alone, it may be torn)
     alone = marks_alone(path)
     if log.exists() and not in_wal_mode:
-        raise SideFileError(f"{log} lies beside a journal that keeps no write-ahead log: it belongs to another "
-                            "file. Move it aside (left untouched)")
+        raise SideFileError(stored("side_log_not_wal", log=str(log)))
     if alone.open and not log.exists():
-        raise SideFileError(
-            f"the write-ahead log {log} is missing: the journal was left open (copied while its box ran, or its box "
-            f"stopped without closing it), and the last actions it acknowledged (at most the last second or so of "
-            f"play) were only in that log. Put it back if you have it; else `arbitro recover --data {path.parent}` "
-            f"resumes from the main file alone (it keeps a copy)")
+        raise SideFileError(stored("side_log_missing", log=str(log), data=str(path.parent)))
     if not holds_frames(log):
         return
     try:
@@ -118,16 +114,10 @@ def inspect(path: Path) -> None:
         with closing(read_only(path, immutable=True)) as db:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise  # the main file itself
-        raise SideFileError(f"the write-ahead log {log} does not fit the journal beside it ({e}): it belongs to "
-                            "another journal, or is damaged. Move it aside (left untouched)") from None
+        raise SideFileError(stored("side_log_misfit", log=str(log), error=str(e))) from None
     if logged.session != alone.session and logged.previous != alone.session:
-        raise SideFileError(f"the write-ahead log {log} belongs to another journal (or an older copy of this one): "
-                            "opening it would overwrite this journal. Move it aside (left untouched)")
+        raise SideFileError(stored("side_log_foreign", log=str(log)))
     if (alone.version or 0) < (logged.base or 0):
-        raise SideFileError(f"the journal {path} is an older copy (it holds version {alone.version}; its write-ahead "
-                            f"log was written beside one that held {logged.base}): the log holds only what came "
-                            "after. Put the journal's own main file back, or move the log aside (left untouched)")
+        raise SideFileError(stored("side_main_older", path=str(path), version=alone.version, base=logged.base))
     if (logged.version or 0) < (alone.version or 0):
-        raise SideFileError(f"the write-ahead log {log} is an older copy of this journal's (it ends at version "
-                            f"{logged.version}, the journal beside it holds {alone.version}): opening it would take "
-                            "the journal back. Move it aside (left untouched)")
+        raise SideFileError(stored("side_log_older", log=str(log), logged=logged.version, version=alone.version))

@@ -1,5 +1,6 @@
 """The box on gpiozero's mock pins and luma's dummy OLED: from the host menu to the final screen."""
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -51,8 +52,8 @@ def test_a_game_started_on_the_box_shows_its_sealed_draws_then_any_key_plays(mak
     for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players, specials from the table: start
         host(box, name)
     seal = box.table.view()["chance"]["commitment"]
-    assert box.display.screen == screens.Screen("Estrazioni sigillate", (
-        f"{seal[:4]} {seal[4:8]} {seal[8:12]}", "Il seme alla fine", "OK: si gioca"))
+    assert box.display.screen == screens.Screen("Sorteggi già fissati", (
+        f"{seal[:4]} {seal[4:8]} {seal[8:12]}", "Controllabili a fine", "partita", "OK: si gioca"))
     host(box, "ok")
     assert shows(box, screens.live(box.table.view(), "it"))
 
@@ -63,7 +64,7 @@ def test_a_pad_press_on_the_seal_goes_on_to_the_game_and_shows_and_a_game_withou
     box = make_box(seeds=lambda: bytes(range(32)))
     for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players: start
         host(box, name)
-    assert box.display.screen.title == "Estrazioni sigillate"
+    assert box.display.screen.title == "Sorteggi già fissati"
     assert virtual(box).press(seat=0, button=1)["status"] == "applied"
     assert not box.menu.is_open and "G1 pronto" in " ".join(box.display.screen.lines)
     box.table.end_game()
@@ -72,7 +73,7 @@ def test_a_pad_press_on_the_seal_goes_on_to_the_game_and_shows_and_a_game_withou
     while box.menu.mode == "setup":
         host(box, "ok")
     assert box.table.game == "lifeboats" and not box.menu.is_open
-    assert box.display.screen.title != "Estrazioni sigillate"
+    assert box.display.screen.title != "Sorteggi già fissati"
 
 
 def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
@@ -103,8 +104,29 @@ def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
             assert read[-2].title == "Ponte  O 1..21 E" and read[-1] == screens.live(shown, "it")
     assert matches <= 6
     final = box.table.view()
-    assert shows(box, ponte_screens.result(final, "it"))
-    assert box.display.screen.title == "Fine partita"
+    assert shows(box, replace(ponte_screens.result(final, "it"), title="Finita · OK: un'altra"))
+
+
+def test_ok_on_the_final_screen_opens_the_menu_on_a_new_game(make_box):
+    """Defect: on "Fine partita" OK did nothing and nothing said that a new game is Menu, then Nuova partita. The
+    last screen says OK starts another; OK opens the menu on "Nuova partita" (after any result page still to read),
+    and OK again is the new game's first step."""
+    from tests.test_table import finished
+    box = make_box()
+    finished(box.table)
+    box.composer.refresh()
+    while not box.composer.presenter.is_live:
+        host(box, "ok")
+    final = box.display.screen
+    assert final.title == "Finita · OK: un'altra" and final.lines == screens.live(box.table.view(), "it").lines
+    assert final.lines[0].startswith("Vince")
+    host(box, "ok")
+    assert shows(box, screens.Screen("Menu", (" Torna al gioco", ">Nuova partita", " Telefoni", "OK: scegli")))
+    host(box, "ok")
+    assert box.display.screen.title == "Nuova partita 1/3"
+    box.menu.language.choose("en")
+    host(box, "menu")
+    assert not box.menu.is_open and box.display.screen.title == "Over · OK: new game"
 
 
 def test_a_refused_secret_pick_changes_nothing_shows_the_table_nothing_and_ticks_like_any_press(make_box):
@@ -395,8 +417,9 @@ def test_a_stopped_box_says_so_on_the_oled_after_the_presses_already_read(make_b
 def test_when_the_box_cannot_power_off_it_says_so_and_referees_on(make_box, clock):
     box = make_box(power_off=lambda: "poweroff_failed")
     virtual(box).press(host="menu", hold=5.5)
-    assert host(box, "ok")["message"] == "Non si spegne: vedi il log"
-    assert box.display.screen.lines == ("Non si spegne: vedi", "il log", "OK: torna")  # on the OLED until a key
+    assert host(box, "ok")["message"] == "Non si spegne: vedi il registro di sistema"
+    assert box.display.screen.lines == ("Non si spegne: vedi", "il registro di", "sistema",
+                                        "OK: torna")  # on the OLED until a key
     host(box, "ok")
     assert box.menu.mode is None and box.display.screen.lines == ("Menu: scegli un gioco",)  # back to idle
 

@@ -224,10 +224,32 @@ def test_what_builders_read_in_a_terminal_is_in_the_catalogs(name):
 
 @pytest.mark.parametrize(("environ", "language"), [
     ({"LANG": "it_IT.UTF-8"}, "it"), ({"LANGUAGE": "it:en", "LANG": "en_GB.UTF-8"}, "it"),
-    ({"LC_ALL": "C.UTF-8", "LANG": "it_IT.UTF-8"}, "en"), ({"LC_MESSAGES": "it_CH"}, "it"), ({}, "en")])
+    ({"LC_ALL": "C.UTF-8", "LANG": "it_IT.UTF-8"}, "en"), ({"LC_MESSAGES": "it_CH"}, "it"), ({}, "en"),
+    ({"LANGUAGE": "fr_FR:it_IT"}, "it"), ({"LANGUAGE": "fr:C:it"}, "en"), ({"LANG": "it_IT@euro"}, "it")])
 def test_the_terminal_language_is_the_one_gettext_would_find(environ, language):
+    """The commands' own words and argparse's (which gettext finds itself) are in one language."""
+    import gettext
     from device.texts import terminal_language
     assert terminal_language(environ) == language
+    first = next((environ[name] for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
+    found = gettext.find("argparse", LOCALE, first.split(":") if first else [])  # as gettext reads the environment
+    assert (found and Path(found).parent.parent.name or "en") == language
+
+
+def test_every_storage_error_the_engine_raises_is_in_the_catalogs():
+    """The journal's, the backups' and the side files' errors are `storage` messages, said in a terminal's
+    language (device/cli.py); str() is the English."""
+    named = {call.args[0].value for path in ROOT.glob("engine/*.py")
+             for call in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "stored"
+             and isinstance(call.args[0], ast.Constant)}
+    assert len(named) > 30
+    assert [key for key in sorted(named) if ("storage", key) not in messages("it", SHARED)] == []
+    from engine.journal import JournalError
+    from engine.worded import stored
+    error = JournalError(stored("data_unusable", directory="/x", error="E", fix=stored("data_fix")))
+    assert error.said("it").startswith("non riesco a usare la cartella dei dati /x (E): rendila usabile")
+    assert str(error).startswith("cannot use the data directory /x (E): make it")
 
 
 def test_make_catalogs_compiles_every_games_catalogs():

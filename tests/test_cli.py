@@ -1,4 +1,5 @@
-"""`arbitro` refuses to start half-configured, with one clear line."""
+"""`arbitro` refuses to start half-configured, with one clear line, in the terminal's language."""
+import os
 import socket
 import subprocess
 import sys
@@ -13,9 +14,14 @@ from tests.browser import free_port
 ROOT = Path(__file__).parent.parent
 
 
-def arbitro(*args):
-    return subprocess.run([sys.executable, "-m", "device.cli", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}  # whatever this machine's is
+ITALIAN = [{"LANGUAGE": "it"}, {"LANG": "it_IT.UTF-8"}]
+
+
+def arbitro(*args, language=ENGLISH, command=("-m", "device.cli")):
+    """`arbitro ARGS`, in English unless `language` (environment variables) says otherwise."""
+    return subprocess.run([sys.executable, *command, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60, env={**os.environ, **ENGLISH, **language})
 
 
 @pytest.mark.parametrize("args, message", [
@@ -141,3 +147,77 @@ def test_a_box_loads_the_rules_of_the_game_it_plays_only(tmp_path, game, seats):
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     assert loaded & {g.rules_module for g in GAMES.values()} == {GAMES[game].rules_module}
+
+
+def said_by(main, argv):
+    """(exit status, what `main(argv)` printed on stdout and stderr), run here."""
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+        except SystemExit as e:
+            status = e.code
+    return status, out.getvalue() + err.getvalue()
+
+
+def commands_said(tmp_path):
+    """What the commands print for a help, bad arguments and the storage errors, in this process's language."""
+    from device.cli import main
+    (tmp_path / "not-a-backup.sqlite3").write_bytes(b"not a database" * 200)
+    (tmp_path / "damaged").mkdir(exist_ok=True)
+    (tmp_path / "damaged" / "journal.sqlite3").write_bytes(b"not a database" * 200)
+    return [said_by(main, argv) for argv in (
+        ["--help"], ["--bogus"], ["--port", "http"], ["replay"], ["labels", "--game", "chess", "--out", "x.svg"],
+        ["recover", "--data", str(tmp_path)], ["restore", str(tmp_path / "not-a-backup.sqlite3"), "--data",
+                                                str(tmp_path)], ["check", "--data", str(tmp_path / "damaged")])]
+
+
+@pytest.mark.parametrize("language", ITALIAN, ids=lambda env: "=".join(*env.items()))
+def test_every_command_speaks_italian_when_the_terminal_does(tmp_path, monkeypatch, language):
+    """Defect: argparse's own words (usage, headings, its errors) and the journal's and backups' errors were
+    English whatever LANGUAGE or LANG said."""
+    for name, value in {**ENGLISH, **language}.items():
+        monkeypatch.setenv(name, value)
+    journal = tmp_path / "journal.sqlite3"
+    said = commands_said(tmp_path)
+    assert [status for status, _ in said] == [0, 2, 2, 2, 2, 1, 1, 1]
+    help_, bogus, port, replay, labels, recover, restore, check = [words for _, words in said]
+    assert help_.startswith("uso: arbitro [-h]")
+    assert "\nopzioni:\n  -h, --help            mostra questo aiuto ed esce" in help_
+    assert "arbitro: errore: argomenti sconosciuti: --bogus" in bogus
+    assert "arbitro: errore: argomento --port: non è un numero: 'http'" in port
+    assert "arbitro replay: errore: mancano questi argomenti: log" in replay
+    assert "argomento --game: scelta non valida: 'chess' (scegli tra 'biglietti'" in labels
+    assert recover == f"arbitro recover: non c'è un archivio {journal} da riprendere\n"
+    assert restore.startswith(f"arbitro restore: {tmp_path / 'not-a-backup.sqlite3'} non è una copia di sicurezza "
+                              "di Arbitro (")
+    assert check.startswith(f"arbitro check: l'archivio {tmp_path / 'damaged' / 'journal.sqlite3'} è danneggiato (")
+
+
+def test_every_command_speaks_english_otherwise(tmp_path, monkeypatch):
+    for name, value in {**ENGLISH, "LANG": "en_GB.UTF-8"}.items():
+        monkeypatch.setenv(name, value)
+    help_, bogus, port, replay, labels, recover, restore, check = [words for _, words in commands_said(tmp_path)]
+    assert help_.startswith("usage: arbitro [-h]") and "\noptions:\n  -h, --help            show this help" in help_
+    assert "arbitro replay: error: the following arguments are required: log" in replay
+    assert recover == f"arbitro recover: there is no journal {tmp_path / 'journal.sqlite3'} to recover\n"
+    assert "is not an Arbitro backup (" in restore and "is damaged (" in check
+
+
+@pytest.mark.parametrize("language", ITALIAN, ids=lambda env: "=".join(*env.items()))
+def test_the_box_starts_and_refuses_in_italian(tmp_path, language):
+    """`make run`'s line, and a box refused its journal, in the terminal's language."""
+    port = free_port()
+    done = arbitro("--mock", "--port", port, "--data", tmp_path, language=language, command=("-c", STARTED))
+    assert done.returncode == 0, done.stderr
+    assert f"arbitro: in servizio su http://127.0.0.1:{port} — il box virtuale è su http://127.0.0.1:{port}/box" \
+        in done.stderr
+    running = Journal(tmp_path / "journal.sqlite3")  # the first box holds the journal
+    try:
+        done = arbitro("--mock", "--data", tmp_path, "--port", port, language=language)
+    finally:
+        running.close()
+    assert done.returncode == 2
+    assert f"arbitro: un altro box sta usando l'archivio {tmp_path / 'journal.sqlite3'}: prima fermalo" in done.stderr

@@ -245,10 +245,10 @@ def test_an_italian_terminal_reads_the_doctor_in_italian():
     done = arbitro("doctor", "--mock", "--seconds", "0", LANGUAGE="", LANG="it_IT.UTF-8")
     assert done.returncode == 0
     lines = done.stdout.splitlines()
-    assert lines[0] == f"Arbitro {version()}, formato del giornale {FORMAT}"
-    assert lines[1].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello dell'host su " \
-                                                     "13 righe e 8 colonne" in lines[1]
-    assert "back-end GPIO in uso: mock (pin simulati: niente è collegato)" in lines
+    assert lines[0] == f"Arbitro {version()}, formato dell'archivio {FORMAT}"
+    assert lines[1].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello del conduttore " \
+                                                     "su 13 righe e 8 colonne" in lines[1]
+    assert "back-end GPIO in uso: simulato (pin simulati: niente è collegato)" in lines
     assert lines[-1] == "nessun problema trovato"
 
 
