@@ -110,8 +110,15 @@ class Box:
     def pair(self, code, address=None):
         """A phone typed `code`: (what it holds now, its token), told to the whole table on the OLED — so a seat
         taken by the wrong phone is seen at once. Raises PairingRefused."""
+        return self._joined(lambda: self.pairing.enter(code, address))
+
+    def pair_link(self, key):
+        """A phone opened the link of a code's QR code: as `pair`."""
+        return self._joined(lambda: self.pairing.follow(key))
+
+    def _joined(self, enter):
         with self.composer.batch():
-            target, token = self.pairing.enter(code, address)
+            target, token = enter()
             self.menu.paired(target)
             lang = self.language.value
             self.composer.notice = None

@@ -2,6 +2,8 @@
 composition root (device/cli.py) hands this to `create_app`."""
 from typing import TYPE_CHECKING
 
+from device import qr  # absolute: tests/test_types.py checks this module copied on its own
+
 
 class WebPort:
     """`BoxPort` over a Box: each call goes to the part of the box that answers it."""
@@ -96,6 +98,15 @@ class WebPort:
 
     def pair(self, code, address):
         return self._box.pair(code, address)
+
+    def pair_link(self, key):
+        return self._box.pair_link(key)
+
+    def qr_code(self, text):
+        try:
+            return ["".join("1" if dark else "0" for dark in row) for row in qr.matrix(text)]
+        except qr.TooLong:
+            return None
 
     def seat_of(self, token):
         """The seat `token` holds in the game in play (a token is good for every game with its seat count)."""

@@ -80,18 +80,19 @@ def post(server, path, body):
     return json.load(urllib.request.urlopen(request))
 
 
-def read_oled_line(png, line, length, alphabet="0123456789 "):
-    """Characters of the OLED's body line `line` read off its image, as a person reads them: each cell matched
-    against the panel's own font drawing each character of `alphabet` there."""
-    from device.display import LINE, render
+def read_oled_line(png, line, length, alphabet="0123456789 ", beside_qr=False):
+    """Characters of the OLED's body line `line` (on a screen with a QR code: of the lines beside it) read off
+    its image, as a person reads them: each cell matched against the panel's own font drawing each character of
+    `alphabet` there."""
+    from device.display import LINE, QR_SIZE, render
     from device.screens import Screen
     image = Image.open(io.BytesIO(png)).convert("1")
-    top = LINE + 1 + line * LINE
+    left, top = (QR_SIZE + 4, LINE + 2 + line * LINE) if beside_qr else (0, LINE + 1 + line * LINE)
     read = ""
     for n in range(length):
-        box = (0, top, 6 * (n + 1), top + LINE)
-        found = [c for c in alphabet
-                 if render(Screen("", ("",) * line + (read + c,))).crop(box).tobytes() == image.crop(box).tobytes()]
+        box = (left, top, left + 6 * (n + 1), top + LINE)
+        found = [c for c in alphabet if render(Screen("", ("",) * line + (read + c,), qr="A" if beside_qr else None)
+                                               ).crop(box).tobytes() == image.crop(box).tobytes()]
         assert len(found) == 1, f"cell {n} of line {line} reads as {found}"
         read += found[0]
     return read
@@ -113,7 +114,7 @@ def code_from_box(server, box_page, target):
     clicks += ["next"] * (target[1] + 1 if target[0] == "seat" else 0) + ["ok"]
     for name in clicks:
         click_key(box_page, f'[data-host="{name}"]:not([data-hold])')
-    return read_oled_line(urllib.request.urlopen(server.url + "/box/oled.png").read(), 0, 7)
+    return read_oled_line(urllib.request.urlopen(server.url + "/box/oled.png").read(), 0, 7, beside_qr=True)
 
 
 def pair(page, server, target, box_page=None, shown=lambda words: None):

@@ -64,7 +64,7 @@ def answer_of(sock):
 def oversized(port, method, path, chunked=False):
     """`method` `path` with a body of HUGE bytes, as a Content-Length or in chunks, written as the box takes
     it and no faster: (status, body of the answer, bytes of the body written before the box answered)."""
-    head = f"{method} {path} HTTP/1.1\r\nHost: box\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n"
     head += "Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {HUGE}\r\n"
     piece = b"%X\r\n%s\r\n" % (len(PIECE), PIECE) if chunked else PIECE
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
@@ -139,10 +139,10 @@ def test_the_cap_leaves_a_phones_bodies_alone(server):
 
 
 @pytest.mark.parametrize("head", [
-    b"GET /api/table?padding=%s HTTP/1.1\r\nHost: box\r\nConnection: close\r\n\r\n" % (b"x" * MAX_HEAD),
-    b"GET /api/table HTTP/1.1\r\nHost: box\r\nConnection: close\r\nCookie: arbitro_seat=%s\r\n\r\n"
+    b"GET /api/table?padding=%s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n" % (b"x" * MAX_HEAD),
+    b"GET /api/table HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nCookie: arbitro_seat=%s\r\n\r\n"
     % (b"x" * MAX_HEAD),
-    b"GET /api/table HTTP/1.1\r\nHost: box\r\nConnection: close\r\n%s\r\n" % b"".join(
+    b"GET /api/table HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n%s\r\n" % b"".join(
         b"X-Padding-%d: %s\r\n" % (n, b"x" * 100) for n in range(MAX_HEAD // 100)),
 ], ids=["url", "header", "headers"])
 def test_an_over_long_url_or_headers_are_refused_saying_why(server, head):
@@ -176,7 +176,7 @@ def follow(port, count):
     with selectors.DefaultSelector() as selector:
         for _ in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: box\r\nAccept: text/event-stream\r\n\r\n")
+            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             sock.setblocking(False)
             selector.register(sock, selectors.EVENT_READ)
             phones.append(sock)
@@ -264,7 +264,7 @@ def test_a_thread_waiting_on_a_waitress_connection_wakes_as_the_client_leaves():
     threading.Thread(target=made.run, daemon=True).start()
     try:
         with socket.create_connection(("127.0.0.1", made.effective_port), timeout=10) as client:
-            client.sendall(b"GET / HTTP/1.1\r\nHost: box\r\n\r\n")
+            client.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
             while b"waiting" not in client.recv(4096):
                 pass
         assert settled(lambda: woke == [True], 10)

@@ -32,7 +32,7 @@ class Streams:
         self.seen, self.buffers = {}, {}
         for n in range(count):
             sock = socket.create_connection(("127.0.0.1", server.port))
-            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: box\r\nAccept: text/event-stream\r\n\r\n")
+            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, n)
             self.seen[n], self.buffers[n] = [], b""

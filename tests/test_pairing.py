@@ -4,8 +4,14 @@ phone cannot ask, so no stranger floods the asking; wrong codes are bounded per 
 phone at the table from pairing. Tokens survive a restart and a new game with as many seats."""
 import base64
 import random
+import re
 import tracemalloc
 
+import pytest
+import zxingcpp
+from PIL import Image
+
+from device.screens import who
 from device.web_port import WebPort
 from engine import pairing as pairing_module
 from engine.pairing import Pairing, PairingRefused, guesser
@@ -13,7 +19,7 @@ from engine.state_file import MemoryState, StateFileError
 from engine.version import about
 from games.ponte import rules as ponte
 from tests.conftest import DIRECT_PINMAP, virtual
-from tests.phones import code_on_oled, take
+from tests.phones import code_on_oled, link_on_oled, open_link, take
 from web_companion import create_app
 
 
@@ -36,7 +42,7 @@ def seat_view(client):
 def test_the_code_on_the_oled_pairs_the_phone_that_types_it_and_the_table_sees_who_paired(box):
     """Defect (the old gesture): a player holding a pad button for 2 s handed the seat to a stranger."""
     code = code_on_oled(box, ("seat", 1))
-    assert box.display.screen.lines[1:] == ("Scrivilo sul telefono", "entro 2 minuti.", "Un tasto: chiudi")
+    assert box.display.screen.lines[1:] == ("Scrivilo o", "inquadra il", "QR (2 min)")
     assert len(code) == 7 and code[3] == " " and code.replace(" ", "").isdigit()
     client = phone(box)
     answer = enter(client, code)
@@ -69,7 +75,7 @@ def test_the_host_role_pairs_by_its_code_and_hands_codes_to_phones_on_its_own_sc
     host, player, stranger = phone(box, "192.168.1.60"), phone(box, "192.168.1.61"), phone(box, "192.168.1.62")
     assert stranger.post("/api/host/pair", json={"seat": 5}).status_code == 403  # only the host hands out codes
     assert take(host, box, ("host",)) == {"seat": None, "host": True}
-    assert box.display.screen.lines == ("Host",)
+    assert box.display.screen.lines == (who("it", ("host",)),)
     before = box.display.screen
     answer = host.post("/api/host/pair", json={"seat": 5})
     assert answer.status_code == 201 and answer.get_json()["seconds"] == 120
@@ -100,8 +106,11 @@ def test_wrong_and_malformed_codes_change_nothing(box):
 
 
 def test_an_address_that_guesses_waits_and_a_flood_from_many_never_keeps_a_table_phone_from_pairing(box, clock):
-    """Defect (the old claims): 24 claims from 8 addresses locked every phone out of every seat for 60 s."""
-    code = code_on_oled(box, ("seat", 3))
+    """Defect (the old claims): 24 claims from 8 addresses locked every phone out of every seat for 60 s. A flood
+    now closes the typed code (every address together has TYPED_WRONG tries at it), so the table's phone pairs
+    by the QR code's link, which no flood closes."""
+    link = link_on_oled(box, ("seat", 3))
+    code = box.display.screen.lines[0]
     attacker = phone(box)
     for n in range(250):  # a flood: every address of a /24 but the table phone's, each to its limit and past
         for _ in range(pairing_module.WRONG + 2):
@@ -110,7 +119,13 @@ def test_an_address_that_guesses_waits_and_a_flood_from_many_never_keeps_a_table
     assert guessed.status_code == 429 and int(guessed.headers["Retry-After"]) >= 1
     seconds = guessed.get_json()["seconds"]
     assert guessed.get_json()["error"] == f"Troppi codici sbagliati da questo telefono: riprova tra {seconds} s."
-    assert enter(phone(box, "192.168.1.50"), code).get_json() == {"seat": 3, "host": False}
+    typed = enter(phone(box, "192.168.1.50"), code, **{"Accept-Language": "it"})
+    assert typed.status_code == 403 and typed.get_json() == {"code": "pair_flooded", "error": (
+        "Troppi codici sbagliati da questa rete: questo codice non si può più scrivere. Inquadra con la fotocamera "
+        "il QR code accanto al codice, oppure chiedine uno nuovo.")}
+    table_phone = phone(box, "192.168.1.50")
+    assert open_link(table_phone, link).get_json() == {"seat": 3, "host": False}
+    assert seat_view(table_phone)["viewer"] == 3
     clock.advance(61)
     assert enter(phone(box, "10.0.0.7"), "000000").status_code == 403  # a minute on, it may guess again
 
@@ -151,10 +166,10 @@ def test_no_press_or_hold_of_ordinary_play_pairs_anything_with_strangers_guessin
         box.new_game("ponte", 4)
         while not box.table.view()["over"] and played < 1200:
             if played % 50 == 0:  # now and then someone at the table pairs a phone, so codes are open
-                code = code_on_oled(box, ("seat", played // 50 % 4))
+                link = link_on_oled(box, ("seat", played // 50 % 4))
                 for stranger in strangers:
                     enter(stranger, f"{draw.randrange(10 ** 6):06d}")
-                assert enter(table_phone, code).status_code == 200
+                assert open_link(table_phone, link).status_code == 200
                 paired_by_table += 1
             seat, button = draw.randrange(4), draw.randrange(1, 9)
             hold = draw.choice([None, 0.3, 1.0, 2.0, 2.5, 3.5])
@@ -260,10 +275,129 @@ def test_with_no_game_the_menu_pairs_the_host_and_offers_no_seat(make_box):
         virtual(box).press(host="next")
     virtual(box).press(host="ok")
     virtual(box).press(host="ok")
-    assert box.display.screen.lines[0] == "> Host"
+    assert box.display.screen.lines[0] == f"> {who('it', ('host',))}"
     virtual(box).press(host="next")
-    assert box.display.screen.lines[0] == "> Host"  # no seats to choose: only the host role
+    assert box.display.screen.lines[0] == f"> {who('it', ('host',))}"  # no seats to choose: only the host role
 
 
 def card(button):
     return ponte.CARDS[button - 1]
+
+
+def test_the_qr_code_beside_the_code_pairs_the_phone_that_opens_it_and_opening_it_changes_nothing(box):
+    """The way that pairs without typing: the link in the QR code, its key 10 base-36 characters (51 bits)."""
+    link = link_on_oled(box, ("seat", 2))
+    assert re.fullmatch(r"HTTP://192\.168\.1\.23:8000/P/[0-9A-Z]{10}", link), link
+    key = link.rsplit("/", 1)[1]
+    client = phone(box)
+    before = (box.table.version, box.display.screen, box.pairing.showing(("seat", 2)))
+    for path in (f"/P/{key}", f"/p/{key.lower()}", "/P/NOT-A-KEY"):  # a preview fetching the link pairs nothing
+        page = client.get(path, headers={"Accept-Language": "it"})
+        assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+        assert key not in page.get_data(as_text=True) and "Collegamento del telefono" in page.get_data(as_text=True)
+    assert (box.table.version, box.display.screen, box.pairing.showing(("seat", 2))) == before
+    assert client.get("/api/me").get_json()["seat"] is None
+    answer = client.post("/api/pair", json={"key": key.lower()})  # as a camera app may hand the link on
+    assert answer.status_code == 200 and answer.get_json() == {"seat": 2, "host": False}
+    assert "HttpOnly" in answer.headers["Set-Cookie"] and seat_view(client)["viewer"] == 2
+    assert box.display.screen.title == "Telefono collegato" and not box.menu.is_open
+    again = phone(box, "192.168.1.51").post("/api/pair", json={"key": key}, headers={"Accept-Language": "it"})
+    assert again.status_code == 403 and again.get_json() == {"code": "pair_link_over", "error": (
+        "Questo link non vale più: il suo codice è già stato usato, è scaduto o è stato chiuso. Chiedi un codice "
+        "nuovo.")}  # one use
+    assert enter(phone(box, "192.168.1.51"), before[2].code).status_code == 403  # and its code went with it
+
+
+def test_a_malformed_key_is_refused_by_name_and_changes_nothing(box):
+    client = phone(box)
+    link_on_oled(box, ("seat", 0))
+    for key in ("ABC", "A" * 11, "ABCDEFGHI-", "ÀBCDEFGHIJ", 1234567890, None, ["A" * 10]):
+        answer = client.post("/api/pair", json={"key": key}, headers={"Accept-Language": "it"})
+        assert answer.status_code == 400 and answer.get_json()["error"] == (
+            "la chiave del link è fatta di 10 lettere e cifre"), key
+    assert client.post("/api/pair", json={"key": "A" * 10, "code": "123456"}).status_code == 400
+    assert box.menu.mode == "code" and "viewer" not in seat_view(client)
+
+
+def test_a_link_ends_with_its_code(box, clock):
+    """Used (typed or opened), expired, its screen closed, another code for the same seat, a new seat count."""
+    client = phone(box)
+
+    def opened(link):
+        return open_link(client, link).status_code
+
+    link = link_on_oled(box, ("seat", 0))
+    assert enter(phone(box, "192.168.1.52"), box.display.screen.lines[0]).status_code == 200
+    assert opened(link) == 403
+    link = link_on_oled(box, ("seat", 0))
+    clock.advance(pairing_module.WINDOW + 1)
+    assert opened(link) == 403
+    virtual(box).press(host="ok")
+    link = link_on_oled(box, ("seat", 0))
+    virtual(box).press(host="prev")  # any key closes the code's screen
+    assert opened(link) == 403
+    link = link_on_oled(box, ("seat", 0))
+    box.pair_code(("seat", 0))  # the host's phone asks a code for the same seat
+    assert opened(link) == 403
+    virtual(box).press(host="ok")
+    link = link_on_oled(box, ("seat", 1))
+    box.new_game("ponte", 5)
+    assert opened(link) == 403
+    assert "viewer" not in seat_view(client)
+
+
+def test_wrong_codes_from_every_address_together_close_the_typed_code_but_never_its_link(clock):
+    """The bound that holds with any number of addresses: while a code is open the box checks at most TYPED_WRONG
+    wrong codes against it, whoever sends them; then the code can no longer be typed, and its link still pairs."""
+    pairing = Pairing(MemoryState(), clock)
+    draws = iter([111111, 222222, 333333])
+    pairing.draw = lambda n: next(draws)
+    first = pairing.open(("seat", 0), 4)
+    for n in range(pairing_module.TYPED_WRONG - 1):  # one short of the budget, each from its own /64
+        with pytest.raises(PairingRefused, match="pair_wrong"):
+            pairing.enter("000000", f"2001:db8:{n}::1")
+    assert pairing.enter("111111", "192.168.1.50")[0] == ("seat", 0)  # typed before the budget was spent
+    second = pairing.open(("seat", 1), 4)
+    for n in range(pairing_module.TYPED_WRONG):
+        with pytest.raises(PairingRefused, match="pair_wrong"):
+            pairing.enter(f"{n:06d}", f"2001:db8:{n}::1")
+    with pytest.raises(PairingRefused, match="pair_flooded"):  # no longer checked: said so
+        pairing.enter("000009", "10.0.0.9")
+    with pytest.raises(PairingRefused, match="pair_flooded"):  # the right code, from the table: closed
+        pairing.enter("222222", "192.168.1.50")
+    third = pairing.open(("host",))  # a new code is typed afresh: the budget is each code's
+    assert pairing.enter("333333", "192.168.1.50")[0] == ("host",)
+    assert pairing.follow(second.key)[0] == ("seat", 1)
+    assert first.key != second.key != third.key
+    pairing.close(("host",))
+    for n in range(3 * pairing_module.TYPED_WRONG):  # with no code open, a guess spends nothing
+        with pytest.raises(PairingRefused, match="pair_wrong"):
+            pairing.enter("999999", f"10.0.{n}.1")
+    pairing.draw = lambda n: 444444
+    pairing.open(("seat", 3), 4)
+    assert pairing.enter("444444", "192.168.1.50")[0] == ("seat", 3)
+
+
+def test_the_hosts_phone_shows_the_link_and_its_qr_code_beside_the_code(make_box):
+    box = make_box(pinmap=DIRECT_PINMAP)
+    box.table.new_game("ponte", 6)
+    host, player = phone(box, "192.168.1.60"), phone(box, "192.168.1.61")
+    take(host, box, ("host",))
+    answer = host.post("/api/host/pair", json={"seat": 5}).get_json()
+    assert re.fullmatch(r"http://localhost/P/[0-9A-Z]{10}", answer["link"]), answer  # the name the host used
+    side = len(answer["qr"])
+    image = Image.new("L", (side + 8, side + 8), 255)  # in its quiet zone, as the page draws it
+    image.putdata([0 if 4 <= y < side + 4 and 4 <= x < side + 4 and answer["qr"][y - 4][x - 4] == "1" else 255
+                   for y in range(side + 8) for x in range(side + 8)])
+    read = zxingcpp.read_barcodes(image.resize(((side + 8) * 4,) * 2, Image.NEAREST))
+    assert [r.text for r in read] == [answer["link"].upper()]
+    assert open_link(player, answer["link"]).get_json() == {"seat": 5, "host": False}
+
+
+def test_a_phone_that_opens_the_link_takes_the_seat_over_and_the_old_one_is_told(box):
+    first, second = phone(box, "192.168.1.50"), phone(box, "192.168.1.51")
+    take(first, box, ("seat", 1))
+    assert open_link(second, link_on_oled(box, ("seat", 1))).get_json() == {"seat": 1, "host": False}
+    assert seat_view(second)["viewer"] == 1 and "viewer" not in seat_view(first)
+    assert first.get("/api/me").get_json() == {"seat": None, "host": False, "lost": {"seat": 1}}
+    assert second.get_cookie("arbitro_seat").value not in box.state.path.read_text()  # only its digest

@@ -145,14 +145,16 @@ def test_an_http_1_0_phone_gets_its_events_unframed(box, served):
     """Waitress frames a response of unknown length in chunks only under HTTP/1.1: the box writes as it does."""
     app, port = served
     with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
-        phone.sendall(b"GET /api/stream HTTP/1.0\r\n\r\n")
+        phone.sendall(b"GET /api/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
         received = b""
         while b"event: view" not in received:
-            received += phone.recv(65536)
+            received += (chunk := phone.recv(65536))
+            assert chunk, received
         assert virtual(box).press(seat=0, button=1)["status"] == "applied"
         wanted = b"id: %d\nevent: view\ndata: {" % box.table.version
         while wanted not in received:
-            received += phone.recv(65536)
+            received += (chunk := phone.recv(65536))
+            assert chunk, received
     head, body = received.split(b"\r\n\r\n", 1)
     assert b"Transfer-Encoding" not in head and body.startswith(b"retry: 2000\n\nevent: box\ndata: {")
 

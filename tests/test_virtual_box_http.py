@@ -139,3 +139,24 @@ def test_the_page_loads_nothing_from_outside_the_box(client):
     assert "http://" not in page and "https://" not in page
     for asset in ["/static/box.js", "/static/box.css"]:
         assert client.get(asset).status_code == 200
+
+
+@pytest.mark.parametrize("address", ["192.168.1.50", "10.0.0.7", "fd00::50", "::ffff:192.168.1.50"])
+def test_every_box_route_answers_only_the_machine_it_runs_on(client, box, address):
+    """Defect: `GET /box/oled.png` from a phone on the network read a pairing code off the virtual OLED and
+    paired. The virtual box is the laptop's: from any other machine every /box route is 403, saying why."""
+    routes = [("GET", "/box"), ("GET", "/box/layout"), ("GET", "/box/oled.png"), ("POST", "/box/press")]
+    assert {path for _, path in routes} == {r.rule for r in client.application.url_map.iter_rules()
+                                            if r.rule.startswith("/box")}
+    box.pair_code(("seat", 1))
+    before = (box.table.version, box.display.frame, box.menu.mode)
+    for method, path in routes:
+        answer = client.open(path, method=method, json={"host": "menu"}, environ_base={"REMOTE_ADDR": address},
+                             headers={"Accept-Language": "it"})
+        assert answer.status_code == 403, (method, path)
+        assert answer.get_json() == {"code": "virtual_box_local", "error": (
+            "il box virtuale si usa solo dal computer su cui gira il box; dal telefono si gioca dalla pagina del "
+            "posto")}
+    assert (box.table.version, box.display.frame, box.menu.mode) == before
+    for local in ("127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"):
+        assert client.get("/box/oled.png", environ_base={"REMOTE_ADDR": local}).status_code == 200

@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 from engine.pairing import PairingRefused
 from engine.journal import StorageError
 
-from . import api, host, pages, same_origin, seat, virtual_box
+from . import api, host, host_names, pages, pair_link, same_origin, seat, virtual_box
 from .streams import Changes
 from .texts import word
 from .viewers import language
@@ -18,15 +18,17 @@ from .viewers import language
 MAX_BODY = 16 * 1024
 
 
-def create_app(box, *, virtual=None):
+def create_app(box, *, virtual=None, names=None):
     """The web app of `box`, a BoxPort (web_companion/port.py: all the web side may ask of the box); in mock mode
-    `virtual` is the virtual box (device/virtual_box.py) its page works."""
+    `virtual` is the virtual box (device/virtual_box.py) its page works. `names()`: the names and addresses the
+    box is reached by now (device/network.py); it answers no other (None: only localhost)."""
     app = Flask(__name__)
     app.config.update(BOX=box, VIRTUAL=virtual, MAX_CONTENT_LENGTH=MAX_BODY)
     app.json.sort_keys = False
     init_app(app, box)
+    host_names.init_app(app, names)  # first: a request for another name is read no further
     same_origin.init_app(app)
-    for blueprint in (pages.bp, api.bp, seat.bp, host.bp):
+    for blueprint in (pages.bp, api.bp, seat.bp, host.bp, pair_link.bp):
         app.register_blueprint(blueprint)
     if virtual is not None:  # mock mode
         app.register_blueprint(virtual_box.bp)
@@ -46,8 +48,8 @@ def create_app(box, *, virtual=None):
 
     @app.errorhandler(PairingRefused)
     def not_paired(error):
-        """A code the box does not show (403), or too many wrong ones from this address (429, and when to try
-        again)."""
+        """A code the box does not show, one too many wrong codes closed, a link whose code is over (403), or
+        too many wrong codes from this address (429, and when to try again)."""
         if error.key != "pair_rate":
             return jsonify(error=word(language(), error.key), code=error.key), 403
         response = jsonify(error=word(language(), error.key, seconds=error.seconds), code=error.key,

@@ -1,9 +1,9 @@
 """A phone's seat: paired by the code the box shows (engine/pairing.py), then see and act as that seat."""
 from flask import Blueprint, jsonify, request
 
-from engine.pairing import DIGITS, well_formed
+from engine.pairing import DIGITS, KEY_LENGTH, well_formed, well_formed_key
 
-from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, refused, require_seat
+from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, json_object, refused, require_seat
 
 bp = Blueprint("seat", __name__, url_prefix="/api")
 
@@ -43,12 +43,20 @@ def seats():
 
 @bp.post("/pair")
 def pair():
-    """The phone typed the code the box shows: it holds the seat (or the host role) the code was for. A wrong
-    code is 403, too many from one address 429 (engine/pairing.py)."""
-    code = well_formed(json_body("code")["code"])
-    if code is None:
-        fail(400, "code_form", digits=DIGITS)
-    target, token = box().pair(code, request.remote_addr)
+    """The phone typed the code the box shows ({"code"}), or opened the link of its QR code (the link's page
+    sends {"key"}): it holds the seat (or the host role) the code was for. A wrong code is 403, too many from
+    one address 429; a code that too many wrong ones closed, or a link whose code is over, 403 (engine/pairing.py)."""
+    body = json_object()
+    if isinstance(body, dict) and set(body) == {"key"}:
+        key = well_formed_key(body["key"])
+        if key is None:
+            fail(400, "key_form", length=KEY_LENGTH)
+        target, token = box().pair_link(key)
+    else:
+        code = well_formed(json_body("code")["code"])
+        if code is None:
+            fail(400, "code_form", digits=DIGITS)
+        target, token = box().pair(code, request.remote_addr)
     response = jsonify(seat=target[1] if target[0] == "seat" else None, host=target == ("host",))
     cookie = SEAT_COOKIE if target[0] == "seat" else HOST_COOKIE
     response.set_cookie(cookie, token, httponly=True, samesite="Strict", max_age=10 * 365 * 86400)

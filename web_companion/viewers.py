@@ -78,9 +78,10 @@ def require_seat(seat):
 def is_local():
     """Whether the request comes from the computer the box runs on (its own browser)."""
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        address = ipaddress.ip_address(request.remote_addr or "")
     except ValueError:
         return False
+    return (getattr(address, "ipv4_mapped", None) or address).is_loopback  # ::ffff:127.0.0.1 on a dual-stack socket
 
 
 def is_host():

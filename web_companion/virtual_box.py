@@ -1,5 +1,6 @@
 """The virtual box (mock mode only): the live OLED, every pad and the host panel, clickable. A click drives
-the mock pins, so the same GPIO, debounce and pad code runs as on the Pi."""
+the mock pins, so the same GPIO, debounce and pad code runs as on the Pi. It is the laptop's: every route answers
+only the machine the box runs on (its OLED shows pairing codes; a phone on the network plays as at a real box)."""
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from engine.words import SHARED, as_json, say
@@ -13,6 +14,12 @@ bp = Blueprint("virtual_box", __name__, url_prefix="/box")
 def virtual():
     """The virtual box the app was handed (mock mode only)."""
     return current_app.config["VIRTUAL"]
+
+
+@bp.before_request
+def only_this_machine():
+    if not is_local():
+        fail(403, "virtual_box_local")
 
 
 @bp.get("")
@@ -49,8 +56,6 @@ def press():
     """A click on the virtual box: {"seat", "button"} or {"host"}; {"host": "menu", "hold": true} holds Menu long
     enough to power off."""
     box = _box()
-    if not is_local():  # the virtual box is the laptop's: a phone on the network plays as at a real box
-        fail(403, "virtual_box_local")
     body = json_object()
     if not isinstance(body, dict):
         fail(400, "press_object")
