@@ -10,9 +10,10 @@ QUICK := -m "not browser and not slow"
 
 # Everything installs from requirements.lock (every package pinned, every file's hash checked), the build
 # backend included, so the project itself installs without fetching anything unpinned.
-$(BIN)/arbitro: pyproject.toml requirements.lock
+$(BIN)/arbitro: pyproject.toml requirements.lock tests/axe-core.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --require-hashes --no-deps --ignore-requires-python -r tests/axe-core.txt
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 

@@ -2,8 +2,7 @@
 game in either language; a Shangri-La turn and a Leader 1 choice are played by keyboard alone, with the focus
 kept through every update; the Shangri-La map's words are 12 px or more; seats and pieces are named."""
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-
+from tests.axe import serious
 from tests.browser import post, screenshot
 from tests.test_browser_host import server, table  # noqa: F401  (the fixture: a plain `arbitro --mock`)
 from tests.test_browser_phones import PHONE
@@ -23,12 +22,6 @@ def paired_phone(browser, server, seat, lang):
         page.click(".pair button[type=submit]")
     page.wait_for_selector(".status .meeple")
     return page
-
-
-def serious(page):
-    """axe's serious and critical findings on the page as it stands: (rule, first node's HTML)."""
-    found = Axe().run(page).response["violations"]
-    return [(v["id"], v["nodes"][0]["html"][:120]) for v in found if v["impact"] in ("serious", "critical")]
 
 
 SMALL_WORDS = """() => {

@@ -76,7 +76,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     screenshot(bob, "phone-table-en-locked")
 
     host.click("button:has-text('Undo the last action')")
-    host.click("button:has-text('Undo the last action? ✓')")
+    host.click("button[data-armed=yes]:has-text('Undo the last action?')")
     bob.wait_for_selector(".seats li:first-child .tag:not(.done)")
     alice.wait_for_selector(".choice:has-text('Vertigini'):not(.chosen)")
     screenshot(host, "phone-host-en")
@@ -90,7 +90,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     alice.wait_for_selector("text=Giocatore 2: 4 Ovest")
     screenshot(alice, "phone-table-it")
     host.goto(server.url + "/host?lang=it")
-    host.wait_for_selector("text=Sei l'host.")
+    host.wait_for_selector("text=Sei il conduttore.")
     screenshot(host, "phone-host-it")
     # The host's phone shows a code for player 2; bob types it and plays as player 2
     host.select_option("#pair-for", "1")
@@ -111,7 +111,7 @@ def test_phones_join_claim_pick_watch_and_undo(server, browser):
     # A start over a running game asks first
     host.goto(server.url + "/host?lang=en")
     host.click("#start")
-    host.wait_for_selector("#start:has-text('A game is under way: start another? ✓')")
+    host.wait_for_selector("#start[data-armed=yes]:has-text('A game is under way: start another?')")
     assert json.load(urllib.request.urlopen(server.url + "/api/table"))["match"] == 2
 
     play_to_the_end(server)

@@ -5,7 +5,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from engine.rules import Rejected
 from engine.version import about
@@ -30,7 +30,8 @@ def status():
 @bp.post("/pair")
 def pair_code():
     """A code for a phone, shown on the host's phone only: for a seat ({"seat": n}), or to hand the host role
-    on ({"host": true}). The phone that types it pairs as at the box."""
+    on ({"host": true}). The phone that types it pairs as at the box; so does the one that opens its `link`
+    (its QR code as rows of modules, `qr`)."""
     require_host()
     body = json_object()
     if body == {"host": True}:
@@ -40,7 +41,9 @@ def pair_code():
     else:
         fail(400, "pair_for")
     code = box().pair_code(target)
-    return jsonify(code=code.code, seconds=round(box().pairing_window)), 201
+    link = f"{request.host_url}P/{code.key}"  # the name this phone reached the box by: checked (host_names.py)
+    return jsonify(code=code.code, link=link, qr=box().qr_code(link.upper()),
+                   seconds=round(box().pairing_window)), 201
 
 
 @bp.post("/game")

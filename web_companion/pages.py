@@ -82,7 +82,7 @@ def rules(game):
     page = found and found.rules_pages and Path(found.rules_pages) / f"{game}.{lang}.md"
     if not page or not page.exists():
         fail(404, "no_rules_page", game=game)
-    return markdown_page(page, found.title)
+    return markdown_page(page, word(lang, "rules_title", game=found.title))
 
 
 def markdown_page(page, title):

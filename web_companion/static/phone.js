@@ -61,34 +61,73 @@ const ARBITRO = (() => {
     ...(named ? {role: "img", "aria-label": seatName(seat)} : {"aria-hidden": "true"})}, String(seat + 1));
 
   // A redraw keeps the reader's place: the control that had the focus is found again by its key (`data-key`, or
-  // its id) and focused; if it is gone, the prompt's heading is, or the page's main part (the prompt is over).
-  // The page is never read out again whole.
+  // its id); if it is gone, the first control after it that is still there (its successor), else the control now
+  // at its place in the page's order, else the prompt's heading or the page's main part. Never <body>: a reader
+  // would start again from the top. The page is never read out again whole.
+  const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), summary, [tabindex]";
+  const keyOf = (node) => node.dataset.key || (node.id && "#" + node.id) || null;
+  const keyed = (key) => (key.startsWith("#") ? document.getElementById(key.slice(1))
+                                              : main.querySelector(`[data-key="${CSS.escape(key)}"]`));
+  const focusable = () => [...main.querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length);
   function keepingFocus(draw) {
     const active = document.activeElement;
-    const key = active && main.contains(active) ? active.dataset.key || (active.id && "#" + active.id) : null;
+    if (!active || active === main || !main.contains(active)) return Promise.resolve(draw());
+    const order = focusable();
+    const at = order.indexOf(active);
+    const keys = order.slice(Math.max(at, 0)).map(keyOf).filter(Boolean);  // itself first, then its successors
     return Promise.resolve(draw()).then(() => {
-      if (!key || main.contains(document.activeElement)) return;
-      const again = key.startsWith("#") ? document.getElementById(key.slice(1))
-        : main.querySelector(`[data-key="${CSS.escape(key)}"]`);
-      (again || main.querySelector(".prompt h2") || main).focus({preventScroll: true});
+      if (document.activeElement && document.activeElement !== document.body) return;  // still there, or moved on
+      const now = focusable();
+      const again = keys.map(keyed).find((node) => node && now.includes(node)) ||
+        now[Math.min(Math.max(at, 0), now.length - 1)] || main.querySelector(".prompt h2") || main;
+      again.focus();
     });
   }
 
-  // What changed, said once and politely in one live line: a prompt that is new for this phone, an undo, the end.
-  let announced = {prompt: null, version: null, over: null};
-  function announce(view) {
+  // What changed, said in sentences, once and politely, in one live line. It reads only this phone's own view and
+  // what the page drew from it, so it never says what the seat may not see: this seat's new prompt, whose turn it
+  // is, who has picked, a reveal, an undo, the end and who won, and the lines the update added to the page (a
+  // move in the history, a draw's result): another seat's move, in the game's own words.
+  const NEWS = "li,p,h3";
+  const lines = () => new Set([...main.querySelectorAll(NEWS)].filter((node) => !node.closest(".prompt, button"))
+    .map((node) => node.textContent.replace(/\s+/g, " ").trim()).filter(Boolean));
+  let last = null;
+  function announce(view, before, drawnBefore) {
     const said = [];
+    const seats = (list) => new Set(list || []);
     const prompt = view.prompt ? tg(view.game, view.prompt.title) : null;
-    if (prompt && prompt !== announced.prompt) said.push(prompt);
-    if (view.undone && view.version !== announced.version) said.push(t("undone_seat", {n: view.undone.seat + 1}));
-    if (view.over && announced.over === false) said.push(t("game_over"));
-    announced = {prompt, version: view.version, over: Boolean(view.over)};
-    if (said.length) document.getElementById("announce").textContent = said.join(". ");
+    const sameGame = before && before.game === view.game;
+    const asked = (shown) => shown && shown.prompt && JSON.stringify([shown.prompt.title, shown.prompt.choices]);
+    if (prompt && !(sameGame && asked(before) === asked(view))) {
+      said.push(t("news_your_turn", {what: prompt}));
+    }
+    if (sameGame && before.version !== view.version && !view.undone) {
+      const [lockedBefore, lockedNow] = [seats(before.locked), seats(view.locked)];
+      for (const seat of lockedNow) if (!lockedBefore.has(seat)) said.push(t("news_picked", {n: seat + 1}));
+      if ([...lockedBefore].some((seat) => !lockedNow.has(seat))) said.push(t("news_revealed"));
+      const acting = [view.to_act].flat().filter((seat) => typeof seat === "number" && seat !== view.viewer);
+      if (JSON.stringify(view.to_act) !== JSON.stringify(before.to_act) && acting.length) {
+        said.push(t("news_turn_of", {who: acting.map(seatName).join(", ")}));
+      }
+      const added = [...lines()].filter((line) => !drawnBefore.has(line) && /\p{L}.*\p{L}/u.test(line)).slice(0, 2);
+      said.push(...added.map((line) => (/[.!?]$/.test(line) ? line.slice(0, -1) : line)));
+    }
+    if (view.undone && !(before && before.version === view.version)) said.push(t("undone_seat", {n: view.undone.seat + 1}));
+    if (view.over && sameGame && !before.over) {
+      said.push(t("game_over"));
+      if (view.result && !view.result.draw) said.push(`${t("winners")}: ${view.result.winners.map(seatName).join(", ")}`);
+    }
+    if (said.length) document.getElementById("announce").textContent = said.join(". ") + ".";
   }
 
+  // The red bar under the page: why the last thing this phone asked for was refused, while the table is still as
+  // it was (`refusedAt`, its version); the bottom of the page scrolls clear of it.
+  let refusedAt = null;
   function showError(message) {
     errorLine.hidden = !message;
     errorLine.textContent = message || "";
+    refusedAt = message ? (last ? last.version : null) : null;
+    document.documentElement.style.setProperty("--below", message ? errorLine.offsetHeight + "px" : "0px");
   }
 
   // A refusal the box names by a code (a full disk, too many wrong codes) is said in the page's language.
@@ -126,8 +165,18 @@ const ARBITRO = (() => {
       version = shown.version;
       seatColours = (games[shown.game] && games[shown.game].seatColours && games[shown.game].seatColours(shown)) || null;
       redrawLast = () => keepingFocus(() => onView(shown));
-      keepingFocus(() => onView(shown));
-      announce(shown);
+      // A refusal is about the table as it stood: once the table moved on, it is said no more.
+      if (refusedAt !== null && shown.version !== refusedAt) showError("");
+      const before = last;
+      const drawnBefore = lines();
+      last = shown;
+      // Once drawn (a host page waits for its seats' prompts), the page says which version it shows: a test, or
+      // anyone looking into a phone that seems behind, compares it with the box's.
+      keepingFocus(() => onView(shown)).then(() => {
+        if (last !== shown) return;
+        main.dataset.version = shown.version;
+        announce(shown, before, drawnBefore);
+      });
     };
     const live = (on) => {
       const badge = document.getElementById("live");
@@ -171,22 +220,24 @@ const ARBITRO = (() => {
   // -- what every game shares -----------------------------------------------------------------------------
   function gameHeader(view) {
     return [el("h1", {}, T.titles[view.game] || view.game),
-            el("p", {}, el("a", {href: `/rules/${view.game}`}, t("rules_link"))), chanceLine(view),
+            el("p", {}, el("a", {class: "go", href: `/rules/${view.game}`, "data-key": "rules"}, t("rules_link"))),
+            chanceLine(view),
             // every undo, from anywhere, is said on every phone (and on the OLED)
             view.undone ? el("p", {class: "panel notice", role: "status"}, t("undone_seat", {n: view.undone.seat + 1}))
                         : null];
   }
 
-  // The draws' commitment from the start (its first 12 hex digits in fours, as the OLED shows it), the seed once the game is over, and how to
-  // check them (docs/chance.md); test dice say they cannot be checked.
+  // The draws' commitment from the start, in plain words: they were fixed before the first move and can be checked
+  // once the game is over (docs/chance.md, the page /chance); its fingerprint (the first 12 hex digits in fours,
+  // as the OLED shows it) and, at the end, the seed for whoever checks. Test dice say they cannot be checked.
   function chanceLine(view) {
     const chance = view.chance;
     if (!chance || !T.draws.includes(view.game)) return null;  // a game the box draws nothing for has no seal
     if (!chance.commitment) return el("p", {class: "chance"}, el("small", {}, t("chance_unverifiable")));
-    return el("p", {class: "chance"},
+    return el("p", {class: "chance"}, t(view.over ? "chance_check_now" : "chance_fixed"), " ",
+      el("a", {class: "go", href: "/chance", "data-key": "chance"}, t("chance_howto")), el("br"),
       el("small", {}, t("chance_commitment", {fingerprint: chance.commitment.slice(0, 12).match(/.{4}/g).join(" ")})),
-      chance.seed ? [el("br"), el("small", {class: "seed"}, t("chance_seed", {seed: chance.seed}))] : null,
-      view.over ? [el("br"), el("a", {href: "/chance"}, t("chance_howto"))] : null);
+      chance.seed ? [el("br"), el("small", {class: "seed"}, t("chance_seed", {seed: chance.seed}))] : null);
   }
 
   const names = (seats) => seats.map((s) => [meeple(s), seatName(s) + " "]);
@@ -268,7 +319,7 @@ const ARBITRO = (() => {
         el("div", {class: "field"}, el("span", {class: "field-name"}, label(g)),
            prompt.choices.filter((c) => c.group === g).map(button))));
     }
-    return el("section", {class: "panel prompt"}, el("h2", {tabindex: "-1"}, tg(view.game, prompt.title)),
+    return el("section", {class: "panel prompt"}, el("h2", {tabindex: "-1", "data-key": "prompt"}, tg(view.game, prompt.title)),
       game.promptNote ? game.promptNote(view, prompt) : null,
       prompt.secret ? el("p", {class: "note"}, t("secret_note")) : null,
       prompt.current ? el("p", {class: "pick"}, `${t("your_pick")}: `,
@@ -282,6 +333,7 @@ const ARBITRO = (() => {
   // -- tabs -----------------------------------------------------------------------------------------------
   function tableTab() {
     connect("public", (view) => {
+      titled(view.game ? [t("table"), T.titles[view.game] || view.game] : [t("table")]);
       if (!view.game) return main.replaceChildren(el("p", {class: "panel"}, t("no_game")));
       const game = games[view.game] || {};
       main.replaceChildren(...[gameHeader(view), resultPanel(view),
@@ -304,21 +356,40 @@ const ARBITRO = (() => {
       el("button", {class: "big", type: "submit"}, t("pair_button")));
   }
 
+  // A pairing code's link as its QR code (the box makes the modules, as for its OLED), for the other phone's
+  // camera: dark modules on white, 4 modules of quiet zone.
+  function qrCanvas(rows) {
+    const scale = 6;
+    const size = (rows.length + 8) * scale;
+    const canvas = el("canvas", {class: "qr", width: size, height: size, role: "img", "aria-label": t("pair_qr")});
+    const draw = canvas.getContext("2d");
+    draw.fillStyle = "#fff";
+    draw.fillRect(0, 0, size, size);
+    draw.fillStyle = "#000";
+    rows.forEach((row, y) => [...row].forEach((dark, x) => {
+      if (dark === "1") draw.fillRect((x + 4) * scale, (y + 4) * scale, scale, scale);
+    }));
+    return canvas;
+  }
+
   // The host's own codes, for a seat with no pad (or to hand the host role on): shown here, not on the OLED.
   function codesPanel(seats) {
     const shown = el("p", {class: "code", "aria-live": "polite"});
+    const link = el("div", {});
     const whom = el("select", {id: "pair-for"}, el("option", {value: "host"}, t("pair_for_host")),
       Array.from({length: seats}, (_, s) => el("option", {value: String(s)}, t("pair_for_seat", {n: s + 1}))));
     const ask = el("button", {class: "big", type: "button", onclick: async () => {
       try {
         const body = whom.value === "host" ? {host: true} : {seat: Number(whom.value)};
-        const {code, seconds} = await post("/api/host/pair", body);
-        shown.textContent = t("pair_code_shown", {code: `${code.slice(0, 3)} ${code.slice(3)}`,
-                                                   n: Math.round(seconds / 60)});
+        const answer = await post("/api/host/pair", body);
+        shown.textContent = t("pair_code_shown", {code: `${answer.code.slice(0, 3)} ${answer.code.slice(3)}`,
+                                                   n: Math.round(answer.seconds / 60)});
+        link.replaceChildren(el("p", {class: "note"}, t("pair_link_note")), answer.qr ? qrCanvas(answer.qr) : "",
+                             el("p", {class: "note"}, el("small", {}, answer.link)));
       } catch (e) { showError(e.message); }
     }}, t("pair_ask"));
     return el("section", {class: "panel"}, el("h2", {}, t("phones")), el("p", {class: "note"}, t("pair_host_note")),
-              el("label", {for: "pair-for"}, t("pair_for")), whom, ask, shown);
+              el("label", {for: "pair-for"}, t("pair_for")), whom, ask, shown, link);
   }
 
   // What this phone held before another phone took it over: said once, where it happened.
@@ -326,6 +397,18 @@ const ARBITRO = (() => {
     const me = await (await fetch("/api/me", {cache: "no-store"})).json();
     if (!me.lost) return null;
     return el("p", {class: "panel lost"}, me.lost.host ? t("lost_host") : t("lost_seat", {n: me.lost.seat + 1}));
+  }
+
+  // The seat this phone held, kept on the phone: a new game of another seat count voids every seat's phone (the
+  // box forgets the pairing without a word), and the pairing form then says why.
+  const HELD = "arbitro.seat";
+  const remember = (held) => { try { localStorage.setItem(HELD, JSON.stringify(held)); } catch (e) { /* private mode */ } };
+  function seatsChanged(view) {
+    let held = null;
+    try { held = JSON.parse(localStorage.getItem(HELD)); } catch (e) { return null; }
+    if (!held || held.seats === view.seats) return null;
+    return el("p", {class: "panel lost", role: "status"},
+              t("lost_seats", {n: held.seat + 1, was: held.seats, now: view.seats}));
   }
 
   function seatStatus(view, seat) {
@@ -341,11 +424,16 @@ const ARBITRO = (() => {
     let hadSeat = false;
     let chooser = 0;  // the seat chooser drawn last: a newer view's chooser replaces an older one
     connect("seat", async (view) => {
-      if (!view.game) return main.replaceChildren(el("p", {class: "panel"}, t("no_game")));
+      if (!view.game) {
+        titled([t("seat")]);
+        return main.replaceChildren(el("p", {class: "panel"}, t("no_game")));
+      }
       if (typeof view.viewer === "number") {
         hadSeat = true;
         const seat = view.viewer;
         const game = games[view.game] || {};
+        remember({seat, seats: view.seats});
+        titled([seatName(seat), T.titles[view.game] || view.game]);
         return main.replaceChildren(...[gameHeader(view),
           el("p", {class: "status"}, meeple(seat), t("you_are", {n: seat + 1})),
           resultPanel(view), seatStatus(view, seat), game.seat ? game.seat(view, seat) : null]
@@ -356,19 +444,21 @@ const ARBITRO = (() => {
         fetch("/api/seats", {cache: "no-store"}).then((r) => r.json()), lostNotice()]);
       if (drawing !== chooser) return;
       if (hadSeat && !lost) hadSeat = false;
-      main.replaceChildren(lost || "", el("h1", {}, t("pair_phone")), pairForm(t("pair_help_seat")),
+      titled([t("pair_phone")]);
+      main.replaceChildren(lost || seatsChanged(view) || "", el("h1", {}, t("pair_phone")), pairForm(t("pair_help_seat")),
         el("ul", {class: "plain seats"}, listed.seats.map((seat) => el("li", {}, meeple(seat.seat), seatName(seat.seat),
           " ", el("small", {class: "held"}, seat.phone ? t("seat_has_phone") : seat.pad ? "" : t("seat_no_pad"))))));
     });
   }
 
-  // A button that asks first: the first tap arms it, the second does it.
+  // A button that asks first: the first tap arms it (in a strong colour, saying to tap again: never grey, which
+  // reads as disabled), the second does it.
   function twoStep(label, question, act) {
     const button = el("button", {class: "big", type: "button"}, label);
     button.addEventListener("click", async () => {
       if (button.dataset.armed !== "yes") {
         button.dataset.armed = "yes";
-        button.textContent = question + " ✓";
+        button.replaceChildren(el("span", {}, question, el("small", {class: "confirm"}, t("tap_again"))));
         return;
       }
       button.dataset.armed = "";
@@ -381,11 +471,38 @@ const ARBITRO = (() => {
   function optionField(game, option, seats) {
     const label = tg(game, option.name);
     if (option.kind === "list") return listField(game, option, seats, label);
+    if (option.kind === "integer" && option.values.length > MENU) return numberField(game, option, label);
     const shown = (value) => (option.kind === "seat" ? seatName(value) :
       option.kind === "choice" ? tg(game, `${option.name}_${value}`) : String(value));
     return el("label", {}, label, el("select", {"data-option": option.name, "data-kind": option.kind},
       option.values.map((value) => el("option", {value: JSON.stringify(value),
                                                  selected: value === option.default ? "" : null}, shown(value)))));
+  }
+
+  // A whole number in a range too long for a menu (Leader 1's energy: 500 values) is typed: a number field with its
+  // range, and a clear error beside it, before anything is sent.
+  const MENU = 20;
+  function numberField(game, option, label) {
+    const [low, high] = [option.values[0], option.values[option.values.length - 1]];
+    const id = `option-${option.name}`;
+    const range = t("number_range", {low, high});
+    const input = el("input", {id, type: "number", min: low, max: high, step: 1, inputmode: "numeric",
+                               value: option.default, "aria-describedby": `${id}-range ${id}-error`});
+    const error = el("p", {class: "field-error", id: `${id}-error`, hidden: ""});
+    const field = el("div", {class: "number-option", "data-option": option.name}, el("label", {for: id}, label),
+      input, el("p", {class: "note", id: `${id}-range`}, range), error);
+    field.readValue = () => {
+      const value = Number(input.value);
+      if (input.value.trim() === "" || !Number.isInteger(value) || value < low || value > high) {
+        Object.assign(error, {hidden: false, textContent: t("number_wrong", {low, high})});
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+        throw Object.assign(new Error(t("number_wrong_named", {what: label, low, high})), {answer: {}});
+      }
+      input.removeAttribute("aria-invalid");
+      return value;
+    };
+    return field;
   }
 
   // A list option as rows of widgets (its shape says which): a select, a seat, a number, ticks, or how many of
@@ -464,10 +581,14 @@ const ARBITRO = (() => {
     fillSeats();
     const start = () => {
       const options = {};
-      for (const field of form.querySelectorAll("[data-option]")) {
-        options[field.dataset.option] = field.readValue ? field.readValue() : JSON.parse(field.value);
-      }
       form.querySelectorAll(".field-error").forEach((p) => { p.hidden = true; });
+      try {
+        for (const field of form.querySelectorAll("[data-option]")) {
+          options[field.dataset.option] = field.readValue ? field.readValue() : JSON.parse(field.value);
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
       // A refused option is said beside its field too.
       return post("/api/host/game", {game: gameSelect.value, seats: Number(seatsSelect.value), options})
         .then(() => showError(""), (e) => {
@@ -480,6 +601,7 @@ const ARBITRO = (() => {
                                   : el("button", {type: "button", class: "big primary", onclick: () => attempt(start())},
                                        t("start"));
     startButton.id = "start";
+    form.id = "new-game";
     form.append(el("h2", {}, t("new_game")), el("label", {}, t("game"), gameSelect),
                 el("label", {}, t("players"), seatsSelect), optionsBox, startButton);
     return form;
@@ -495,12 +617,14 @@ const ARBITRO = (() => {
       el("li", {"data-game": g.id}, el("b", {}, T.titles[g.game] || g.game), " ",
          el("small", {}, t("history_entry", {when: when(g.started), seats: g.seats, status: status(g)})),
          g.result ? [winnersLine(g.result), standingsList(g.game, g.result)] : null,
-         el("a", {href: `/api/host/games/${g.id}/log`, download: ""}, t("history_log"))))) : el("p", {}, t("history_none")));
+         el("a", {class: "go", href: `/api/host/games/${g.id}/log`, download: "", "data-key": `log:${g.id}`},
+            t("history_log"))))) : el("p", {}, t("history_none")));
   }
 
   async function hostTab() {
     const status = await (await fetch("/api/host", {cache: "no-store"})).json();
     if (!status.host) {
+      titled([t("become_host")]);
       return main.replaceChildren(await lostNotice() || "", el("h1", {}, t("become_host")),
                                   pairForm(t("pair_help_host")));
     }
@@ -510,10 +634,16 @@ const ARBITRO = (() => {
     const language = el("select", {id: "box-language", onchange: (e) =>
       attempt(post("/api/host/language", {language: e.target.value}))},
       ["it", "en"].map((l) => el("option", {value: l, selected: l === status.language ? "" : null}, l.toUpperCase())));
-    const controls = el("section", {class: "panel"}, el("p", {}, t("host_ok")),
-      twoStep(t("undo"), t("confirm_undo"), () => post("/api/host/undo")),
-      twoStep(t("end"), t("confirm_end"), () => post("/api/host/end")),
-      el("a", {class: "big button", href: "/api/host/log", download: ""}, t("download")),
+    // Undo and end only while a game is in play (the box refuses them after its end): then what to do next.
+    const inPlay = el("div", {}, twoStep(t("undo"), t("confirm_undo"), () => post("/api/host/undo")),
+      twoStep(t("end"), t("confirm_end"), () => post("/api/host/end")));
+    const next = el("div", {class: "next", hidden: ""}, el("p", {}, t("host_over_next")),
+      el("a", {class: "big button primary", href: "#new-game", "data-key": "to-new-game", onclick: (event) => {
+        event.preventDefault();
+        document.getElementById("game").focus();
+      }}, t("new_game")));
+    const log = el("a", {class: "big button", href: "/api/host/log", download: ""}, t("download"));
+    const controls = el("section", {class: "panel"}, el("p", {}, t("host_ok")), inPlay, next, log,
       el("label", {}, t("box_language"), language));
     const summary = el("div", {});
     const unattended = el("div", {});
@@ -526,15 +656,19 @@ const ARBITRO = (() => {
     let seatCount = null;
     connect("public", async (view) => {
       current = view;
+      titled(view.game ? [t("host"), T.titles[view.game]] : [t("host")]);
       summary.replaceChildren(...(view.game ? [el("h1", {}, T.titles[view.game]), resultPanel(view),
                                                pickingPanel(view)].filter(Boolean) :
         [el("p", {class: "panel"}, t("no_game"))]));
       const playing = Boolean(view.game && !view.over);
+      inPlay.hidden = !playing;
+      next.hidden = !(view.game && view.over);
+      log.hidden = !view.game;
       if (playing !== running) {  // a start over a running game asks first
         running = playing;
         formBox.replaceChildren(newGameForm(listed, () => current && current.game && !current.over));
       }
-      showHistory(history);
+      await keepingFocus(() => showHistory(history));  // at once, not after the rest of this redraw
       const seatsNow = view.game ? view.seats : 0;
       if (seatsNow !== seatCount) {
         seatCount = seatsNow;
@@ -547,7 +681,21 @@ const ARBITRO = (() => {
     });
   }
 
+  // The page's title says what it is (whose seat, which game, the host's page), as a tab or a reader names it.
+  function titled(parts) {
+    document.title = [...parts, "Arbitro"].join(" — ");
+  }
+
+  // The sticky header and the refusal bar never cover the focused control: the page scrolls clear of them.
+  function clearOfHeader() {
+    const header = document.querySelector("header");
+    const measure = () => document.documentElement.style.setProperty("--above", header.offsetHeight + "px");
+    measure();
+    if (window.ResizeObserver) new ResizeObserver(measure).observe(header);
+  }
+
   function start() {
+    clearOfHeader();
     ({table: tableTab, seat: seatTab, host: hostTab})[TAB]();
   }
 
