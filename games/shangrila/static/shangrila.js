@@ -111,6 +111,16 @@
     queueMicrotask(mark);  // in the page: before the focus comes back to a village, and before it is painted
     new ResizeObserver(mark).observe(box);  // the phone turned
     box.addEventListener("scroll", mark, {passive: true});
+    // A focused village lies wholly in view, clear of the shaded edges: the browser scrolls only a village wholly
+    // out of view, and leaves one half under the edge's arrow.
+    box.addEventListener("focusin", (event) => {
+      const card = event.target.getBoundingClientRect();
+      const view = box.getBoundingClientRect();
+      const clear = 44;  // an edge's width, and a little
+      if (card.left < view.left + clear) box.scrollLeft -= view.left + clear - card.left;
+      else if (card.right > view.right - clear) box.scrollLeft += card.right - (view.right - clear);
+      mark();
+    });
     return [wrap, el("p", {class: "map-hint"}, el("small", {}, t("map_pans")))];
   }
 
