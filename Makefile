@@ -80,8 +80,9 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/display.py
 	$(BIN)/python bench/phones.py
 	$(BIN)/python bench/record.py
-	@if command -v $${CC:-cc} >/dev/null; then $(BIN)/python bench/journal.py; \
-	  else echo "bench/journal.py skipped: it builds its sync delay with a C compiler (cc), none here"; fi
+	@if command -v $${CC:-cc} >/dev/null; then $(BIN)/python bench/journal.py && \
+	  $(BIN)/python bench/tells.py; \
+	  else echo "bench/journal.py and tells.py skipped: they build their sync delay with a C compiler (cc)"; fi
 	$(BIN)/python bench/leader1.py
 	$(BIN)/python bench/engine.py
 	@if [ -n "$(BOX_PYTHON)" ] && $(BOX_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \
