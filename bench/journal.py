@@ -17,6 +17,7 @@ Run by hand: `.venv/bin/python bench/journal.py [--runs N] [--presses N] [--plai
 no gap between scans longer than 10 ms during a commit; on the emulated Zero a press acknowledged in ≤ 60 ms
 median, ≤ 100 ms at the 95th percentile."""
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -286,16 +287,12 @@ def met(ok):
     return "met" if ok else "NOT met"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--child", choices=("box", "baseline"))
-    parser.add_argument("--folder")
-    parser.add_argument("--presses", type=int, default=PRESSES, help="presses a run")
-    parser.add_argument("--runs", type=int, default=RUNS, help="runs of the box and of the baseline, alternating")
-    parser.add_argument("--plain", action="store_true", help="on this machine as it is too (with the emulated Zero)")
-    args = parser.parse_args()
-    if args.child:
-        return child(args.child, args.presses, args.folder)
+@contextlib.contextmanager
+def sd_card_machines(plain):
+    """Where a bench runs its children, every sync delayed DELAY_MS: yields (the children's environment, {machine's
+    name: its Zero, or None for this machine as it is}) — the emulated Zero where it can be made (as root, cgroup
+    v1), this machine too with `plain` or without it. The Zero's groups are removed at the end, on Ctrl-C and
+    SIGTERM too."""
     for stop in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl-C: the children killed, the cgroups removed
         signal.signal(stop, lambda number, frame: sys.exit(f"stopped by signal {number}"))
     zero, cannot = None, why_not_zero()
@@ -313,20 +310,34 @@ def main():
             machines = {}
             if zero:
                 machines[f"emulated Pi Zero 2 W (cgroup v1: 1.5 ms CPU per 10 ms on core {zero.core}, 512 MB)"] = zero
-            if not zero or args.plain:
+            if not zero or plain:
                 machines["this machine" + (f" (no emulated Zero: {cannot})" if cannot else "")] = None
-            results = {machine: {"box": [], "baseline": []} for machine in machines}
-            for run in range(args.runs):
-                for machine, group in machines.items():
-                    for name in ("baseline", "box") if run % 2 == 0 else ("box", "baseline"):
-                        found = run_child(name, args.presses, environment, group)
-                        results[machine][name].append(found)
-                        print(f"run {run + 1}, {'emulated Zero' if group else 'this machine'}: {line(name, found)}"
-                              + (f" (throttled in {found['throttled']} of {found['periods']} 10 ms periods)"
-                                 if group else ""), flush=True)
+            yield environment, machines
         finally:
             if zero:
                 zero.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", choices=("box", "baseline"))
+    parser.add_argument("--folder")
+    parser.add_argument("--presses", type=int, default=PRESSES, help="presses a run")
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs of the box and of the baseline, alternating")
+    parser.add_argument("--plain", action="store_true", help="on this machine as it is too (with the emulated Zero)")
+    args = parser.parse_args()
+    if args.child:
+        return child(args.child, args.presses, args.folder)
+    with sd_card_machines(args.plain) as (environment, machines):
+        results = {machine: {"box": [], "baseline": []} for machine in machines}
+        for run in range(args.runs):
+            for machine, group in machines.items():
+                for name in ("baseline", "box") if run % 2 == 0 else ("box", "baseline"):
+                    found = run_child(name, args.presses, environment, group)
+                    results[machine][name].append(found)
+                    print(f"run {run + 1}, {'emulated Zero' if group else 'this machine'}: {line(name, found)}"
+                          + (f" (throttled in {found['throttled']} of {found['periods']} 10 ms periods)"
+                             if group else ""), flush=True)
     for machine, group in machines.items():
         summary(machine, results[machine], emulated=group is not None)
 

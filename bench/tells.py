@@ -30,7 +30,6 @@ import argparse
 import json
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -42,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.journal import DELAY_MS, Zero, build_shim, check_shim, percentile, why_not_zero  # noqa: E402
+from bench.journal import DELAY_MS, percentile, sd_card_machines  # noqa: E402
 
 PRESSES = 200
 RUNS = 3
@@ -258,37 +257,16 @@ def main():
     args = parser.parse_args()
     if args.child:
         return child(args.presses, args.folder, args.seed)
-    for stop in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl-C: the children killed, the cgroups removed
-        signal.signal(stop, lambda number, frame: sys.exit(f"stopped by signal {number}"))
-    zero, cannot = None, why_not_zero()
-    with tempfile.TemporaryDirectory() as folder:
-        library = build_shim(folder)
-        check_shim(library)
-        environment = {"LD_PRELOAD": " ".join([str(library), *os.environ.get("LD_PRELOAD", "").split()]),
-                       "ARBITRO_SYNC_DELAY_MS": str(DELAY_MS)}
-        try:
-            if cannot is None:
-                try:
-                    zero = Zero()
-                except OSError as e:
-                    cannot = f"cannot make its cgroups ({e})"
-            machines = {}
-            if zero:
-                machines[f"emulated Pi Zero 2 W (cgroup v1: 1.5 ms CPU per 10 ms on core {zero.core}, 512 MB)"] = zero
-            if not zero or args.plain:
-                machines["this machine" + (f" (no emulated Zero: {cannot})" if cannot else "")] = None
-            results = {machine: [] for machine in machines}
-            for run in range(args.runs):
-                for machine, group in machines.items():
-                    found, periods, throttled = run_child(args.presses, run + 1, environment, group)
-                    results[machine].append(found)
-                    if not any(p["syncs"] for p in found if p["kind"] == "taken"):
-                        sys.exit("no taken press synced the journal: the sync delay did not apply")
-                    print(f"run {run + 1}, {'emulated Zero' if group else 'this machine'}: {len(found)} presses"
-                          + (f" (throttled in {throttled} of {periods} 10 ms periods)" if group else ""), flush=True)
-        finally:
-            if zero:
-                zero.close()
+    with sd_card_machines(args.plain) as (environment, machines):
+        results = {machine: [] for machine in machines}
+        for run in range(args.runs):
+            for machine, group in machines.items():
+                found, periods, throttled = run_child(args.presses, run + 1, environment, group)
+                results[machine].append(found)
+                if not any(p["syncs"] for p in found if p["kind"] == "taken"):
+                    sys.exit("no taken press synced the journal: the sync delay did not apply")
+                print(f"run {run + 1}, {'emulated Zero' if group else 'this machine'}: {len(found)} presses"
+                      + (f" (throttled in {throttled} of {periods} 10 ms periods)" if group else ""), flush=True)
     for machine, group in machines.items():
         summary(machine, results[machine], emulated=group is not None)
 
