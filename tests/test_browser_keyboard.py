@@ -17,6 +17,7 @@ import pytest
 from tests.browser import Server, post, screenshot
 from tests.test_browser_moments import FOCUSED
 from tests.test_browser_phones import PHONE
+from tests.test_browser_shangrila import preferred
 
 pytestmark = pytest.mark.browser
 
@@ -230,16 +231,7 @@ def test_a_keyboard_alone_finishes_a_leader1_race(tmp_path, browser):
 # -- I ponti di Shangri-La -----------------------------------------------------------------------------------------
 def shangrila_choice(rng):
     """A journey when there is one, else two students, else a master placed, else the pass: the game ends soon."""
-    def choose(prompt):
-        actions = [c["action"] for c in prompt["choices"]]
-        for kind in ("journey", "recruit", "place", "pass"):
-            found = [a for a in actions if kind in a["choose"]]
-            if kind == "recruit":
-                found = [a for a in found if len(a["choose"]["recruit"]) == 2] or found
-            if found:
-                return rng.choice(found)
-        raise AssertionError(prompt)
-    return choose
+    return lambda prompt: preferred([c["action"] for c in prompt["choices"]], rng)
 
 
 def shangrila_answer(keys, server, done):

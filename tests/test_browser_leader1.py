@@ -134,9 +134,10 @@ class Stage:
         return next(r for r in get(self.server, "/api/table")["riders"] if (r["seat"], r["type"]) == (seat, kind))
 
 
-def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
+def started(server, browser, options):
+    """A race of 2 teams with `options`: (the virtual box's page, an Italian phone on /seat, not yet paired)."""
     request = urllib.request.Request(server.url + "/api/host/game", method="POST",
-                                     data=json.dumps({"game": "leader1", "seats": 2, "options": OPTIONS}).encode(),
+                                     data=json.dumps({"game": "leader1", "seats": 2, "options": options}).encode(),
                                      headers={"Content-Type": "application/json"})
     urllib.request.urlopen(request).read()
     box = browser.new_page(viewport={"width": 1100, "height": 900})
@@ -144,6 +145,11 @@ def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
     box.wait_for_selector('[data-seat="1"][data-button="8"]')
     phone = browser.new_context(locale="it-IT", **PHONE).new_page()
     phone.goto(server.url + "/seat")
+    return box, phone
+
+
+def test_a_whole_leader1_stage_through_a_phone_and_the_pads(server, browser):
+    box, phone = started(server, browser, OPTIONS)
     pair(phone, server, ("seat", 0), box)
     phone.wait_for_selector("text=Sei il giocatore 1")
     stage = Stage(server, box, phone)
@@ -237,15 +243,7 @@ def test_the_tables_moments_of_a_crash_and_of_tiles_the_box_holds_in_italian_at_
     it back (the rulebook: it is off the road and starts again where it crashed)."""
     chances = [{"chance": "supply", "outcome": v} for v in (3, 5, 4, 2)] + d12(0, 8)  # the tiles; a crash; 5
     server = scripted(chances)
-    request = urllib.request.Request(server.url + "/api/host/game", method="POST",
-                                     data=json.dumps({"game": "leader1", "seats": 2, "options": BOX_TILES}).encode(),
-                                     headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request).read()
-    box = browser.new_page(viewport={"width": 1100, "height": 900})
-    box.goto(server.url + "/box")
-    box.wait_for_selector('[data-seat="1"][data-button="8"]')
-    phone = browser.new_context(locale="it-IT", **PHONE).new_page()
-    phone.goto(server.url + "/seat")
+    box, phone = started(server, browser, BOX_TILES)
     pair(phone, server, ("seat", 0))
     english = browser.new_context(locale="en-GB", **PHONE).new_page()
     english.goto(server.url + "/seat")

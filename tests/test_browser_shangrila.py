@@ -33,13 +33,19 @@ def get(server, path):
 
 def pick(state, rng):
     """The next move: a journey when there is one, else two students, else a placement (or the pass)."""
-    actions = G.legal_actions(state, state.to_act)
+    return preferred(G.legal_actions(state, state.to_act), rng)
+
+
+def preferred(actions, rng):
+    """Of `actions`, a journey when there is one, else two students, else a placement (or the pass): a game
+    played so ends soon."""
     for kind in ("journey", "recruit", "place", "pass"):
         found = [a for a in actions if kind in a["choose"]]
         if kind == "recruit":
             found = [a for a in found if len(a["choose"]["recruit"]) == 2] or found
         if found:
             return rng.choice(found)
+    raise AssertionError(actions)
 
 
 class Phones:
