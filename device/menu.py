@@ -6,6 +6,7 @@ from engine.rules import Rejected
 from engine.rules.options import CHOICE, SEAT
 from engine.words import render
 
+from .network import LOCAL_URL
 from .screens import Screen, box_message, join, pairing_code, seat, who, wrap
 from .texts import text
 
@@ -225,7 +226,7 @@ class HostMenu:
     def screen(self):
         lang = self.lang
         if self.mode == "join":
-            return join(lang, self.url or "http://127.0.0.1", text(lang, "ok_pair"))
+            return join(lang, self.url or LOCAL_URL, text(lang, "ok_pair"))
         if self.mode == "pair":
             targets = self._targets()
             return Screen(text(lang, "pair_title"), (f"> {who(lang, targets[self.target % len(targets)])}",
@@ -233,7 +234,7 @@ class HostMenu:
         if self.mode == "code":
             if self.pairing.showing(self.code.target) != self.code:  # it expired
                 return Screen(text(lang, "title"), (*wrap(text(lang, "code_over"), indent=""), text(lang, "ok_back")))
-            return pairing_code(lang, self.code, self.url or "http://127.0.0.1", round(self.pairing.window / 60))
+            return pairing_code(lang, self.code, self.url or LOCAL_URL, round(self.pairing.window / 60))
         if self.mode == "seal":
             return Screen(text(lang, "seal_title"), (seal_fingerprint(self.table.view()["chance"]["commitment"]),
                                                      *wrap(text(lang, "seal_later"), indent=""), text(lang, "ok_play")))

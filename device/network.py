@@ -52,6 +52,9 @@ def addresses(proc, host):
     return found
 
 
+LOCAL_URL = "http://127.0.0.1"  # where a box that was given no URL (tests) says phones join
+
+
 def box_url(host, port):
     """The URL phones open; a box serving on every interface names its LAN address."""
     if host in ("0.0.0.0", "", "::"):

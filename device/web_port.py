@@ -3,6 +3,7 @@ composition root (device/cli.py) hands this to `create_app`."""
 from typing import TYPE_CHECKING
 
 from device import qr  # absolute: tests/test_types.py checks this module copied on its own
+from device.network import LOCAL_URL, link_url
 
 
 class WebPort:
@@ -101,6 +102,9 @@ class WebPort:
 
     def pair_link(self, key):
         return self._box.pair_link(key)
+
+    def code_link(self, key):
+        return link_url(self._box.url or LOCAL_URL, key)
 
     def qr_code(self, text):
         try:

@@ -188,9 +188,9 @@ class Pairing:
             checked = any(self._typable.values())  # against the open codes that may still be typed
             for typed, left in self._typable.items():  # each spends one of the wrong codes it outlives
                 self._typable[typed] = max(0, left - 1)
-            if code in self._codes or (self._codes and not checked):
-                raise PairingRefused("pair_flooded")
-            raise PairingRefused("pair_wrong")
+            # Said alike of every code while one may still be typed: an answer of its own for a closed code
+            # would confirm that the code guessed is one the box shows.
+            raise PairingRefused("pair_flooded" if self._codes and not checked else "pair_wrong")
 
     def follow(self, key: str) -> tuple[Target, str]:
         """A phone opened the link of a code's QR code (`key` well formed): as `enter`, at any rate from any

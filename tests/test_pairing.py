@@ -366,6 +366,10 @@ def test_wrong_codes_from_every_address_together_close_the_typed_code_but_never_
     with pytest.raises(PairingRefused, match="pair_flooded"):  # the right code, from the table: closed
         pairing.enter("222222", "192.168.1.50")
     third = pairing.open(("host",))  # a new code is typed afresh: the budget is each code's
+    # while it may be typed, the closed code is answered as any wrong one (defect: "pair_flooded" for it alone
+    # told a stranger which code the OLED showed)
+    with pytest.raises(PairingRefused, match="pair_wrong"):
+        pairing.enter("222222", "10.0.0.9")
     assert pairing.enter("333333", "192.168.1.50")[0] == ("host",)
     assert pairing.follow(second.key)[0] == ("seat", 1)
     assert first.key != second.key != third.key
@@ -379,12 +383,14 @@ def test_wrong_codes_from_every_address_together_close_the_typed_code_but_never_
 
 
 def test_the_hosts_phone_shows_the_link_and_its_qr_code_beside_the_code(make_box):
-    box = make_box(pinmap=DIRECT_PINMAP)
+    box = make_box(pinmap=DIRECT_PINMAP, url="http://192.168.1.23:8000")
     box.table.new_game("ponte", 6)
     host, player = phone(box, "192.168.1.60"), phone(box, "192.168.1.61")
     take(host, box, ("host",))
     answer = host.post("/api/host/pair", json={"seat": 5}).get_json()
-    assert re.fullmatch(r"http://localhost/P/[0-9A-Z]{10}", answer["link"]), answer  # the name the host used
+    # the box's address, as the OLED shows it: not the name the host's phone used (defect: in mock mode, the
+    # laptop's 127.0.0.1, which no phone opens)
+    assert re.fullmatch(r"HTTP://192\.168\.1\.23:8000/P/[0-9A-Z]{10}", answer["link"]), answer
     side = len(answer["qr"])
     image = Image.new("L", (side + 8, side + 8), 255)  # in its quiet zone, as the page draws it
     image.putdata([0 if 4 <= y < side + 4 and 4 <= x < side + 4 and answer["qr"][y - 4][x - 4] == "1" else 255

@@ -5,7 +5,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from engine.rules import Rejected
 from engine.version import about
@@ -41,8 +41,8 @@ def pair_code():
     else:
         fail(400, "pair_for")
     code = box().pair_code(target)
-    link = f"{request.host_url}P/{code.key}"  # the name this phone reached the box by: checked (host_names.py)
-    return jsonify(code=code.code, link=link, qr=box().qr_code(link.upper()),
+    link = box().code_link(code.key)  # the box's address, as on the OLED: the phone to pair is another
+    return jsonify(code=code.code, link=link, qr=box().qr_code(link),
                    seconds=round(box().pairing_window)), 201
 
 

@@ -64,6 +64,7 @@ class BoxPort(Protocol):
     def pairing_window(self) -> float: ...
     def pair(self, code: str, address: str | None) -> tuple[Target, str]: ...  # a typed code
     def pair_link(self, key: str) -> tuple[Target, str]: ...  # the key of a code's link (its QR code)
+    def code_link(self, key: str) -> str: ...  # the link of a code's QR code, at the box's address
     def qr_code(self, text: str) -> list[str] | None:
         """The QR code the OLED would draw of `text`, rows of "1" (dark) and "0"; None when it does not fit."""
     def seat_of(self, token: str | None) -> int | None: ...  # in the game in play

@@ -10,14 +10,14 @@
     response = await fetch("/api/pair", {method: "POST", headers: {"Content-Type": "application/json"},
                                          body: JSON.stringify({key}), cache: "no-store"});
     answer = await response.json();
-  } catch (e) {
-    answer = {error: e.message};
+  } catch {  // no answer, or none the box wrote: the network's (the browser's own words would be English)
+    answer = {error: status.dataset.unanswered};
   }
   if (response && response.ok) {
     location.replace(answer.host ? "/host" : "/seat");  // replaced: going back never sends the used key again
     return;
   }
-  status.textContent = answer.error || (response && response.statusText) || "";
+  status.textContent = answer.error || status.dataset.unanswered;
   status.classList.add("error");
   document.getElementById("link-failed").hidden = false;
 })();
