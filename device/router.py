@@ -129,9 +129,13 @@ class InputRouter:
             if self.menu.mode == "seal":  # any key goes on to the game: a seat's first press too, and it shows
                 self.menu.mode = None
             asked = self.table.prompt(seat) if self.table.game is not None and seat < self.table.seats else None
+            # Whose the outcome is: a secret pick's, or what the seat's phone sends where it is offered its
+            # private choices (a refusal could name what it holds), are the seat's alone; a pad's cursor runs
+            # over public choices only, so the table hears of those as of any other.
+            hidden = asked is not None and (asked.secret or (asked.is_private and "button" not in about))
             try:
                 outcome = {"seat": seat, **about, "status": act(asked)}
-                if asked is not None and asked.is_private:
+                if hidden:
                     outcome["secret"] = True
                 if outcome["status"] == "moved":
                     cursor = self.cursors[seat]
@@ -148,7 +152,7 @@ class InputRouter:
                            "error": render(self.lang, e.message), "refusal": e}
                 if "button" in about and self.when_pad_refused is not None:
                     self.when_pad_refused(seat, e.message)
-                if asked is not None and asked.is_private:
+                if hidden:
                     # The OLED is public: a refused secret press shows nothing (its reason, the button, even
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.
                     outcome["secret"] = True

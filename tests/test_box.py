@@ -583,6 +583,12 @@ def test_a_refused_private_choice_shows_the_table_nothing(make_box):
     outcome = box.seat_act(1, unheld)
     assert outcome["status"] == "rejected" and outcome["secret"]
     assert box.display.screen == screen and "refused" not in heard
+    # the team's pad runs over the public choices: a refused press there is said to the table, as anywhere
+    # (defect: a pad-only team pressing a key the question does not use heard and saw nothing)
+    refused = next(p for p in (virtual(box).press(seat=1, button=b) for b in range(3, 7)) if p["status"] == "rejected")
+    assert "secret" not in refused and heard[-1] == "refused"
+    assert box.display.screen.title == "G2: Non valido"
+    assert box.display.screen.lines == screens.refused(refused["error"]).lines
 
 
 def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):
