@@ -280,7 +280,7 @@ def test_the_tables_moments_of_a_crash_and_of_tiles_the_box_holds_in_italian_at_
     answer = phone.evaluate("""() => fetch('/api/seats/0/act', {method: 'POST',
       headers: {'Content-Type': 'application/json'},
       body: JSON.stringify({action: {seat: 0, choose: {ride: 'leader'}}})}).then((r) => r.json())""")
-    assert "il leader è caduto: è fuori strada e riparte al turno 3" in answer["error"], answer
+    assert "il corridore leader è caduto: è fuori strada e riparte al turno 3" in answer["error"], answer
     oled(server, "crashed-refused")
     stage.do(0, ride=None)
     stage.do(0, place=None)

@@ -332,7 +332,7 @@ def test_a_crashed_riders_refused_move_says_it_crashed_and_when_it_starts_again(
         act(record, 1, ride="leader")
     except Rejected as refused:
         from engine.words import render
-        assert render("it", refused.message) == "il leader è caduto: è fuori strada e riparte al turno 3"
+        assert render("it", refused.message) == "il corridore leader è caduto: è fuori strada e riparte al turno 3"
 
 
 def test_the_attaccante_risks_a_crash_only_from_its_second_damaged_space():

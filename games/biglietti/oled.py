@@ -7,7 +7,7 @@ from device.display import COMPACT_BAR, FONT, glyphs
 from device.screens import BODY_LINES, COLUMNS, Picture, Screen, paged, picking, remembered, seat, seats, wrap
 from device.texts import text
 
-from .rules import CARDS, SEATS
+from .rules import CARDS, SEATS, enough
 
 GAME = "biglietti"
 SEAT_KEYS = range(SEATS[1])
@@ -243,10 +243,9 @@ def _result_pages(view, lang):
     elif w["how"] == "polfer":  # R-4, in words: who has no control card, against the tickets in play
         holder = w["winners"][0]
         empty = [s for s in view["travellers"] if s != holder and not view["held"][s]]
-        need = 2 * w["tickets"] if view["phase"] == "andata" else w["tickets"] + 1
         lines += [say(lang, "won_polfer", seat=seat(lang, holder)), say(lang, "tickets_left", n=w["tickets"]),
                   say(lang, "without_cards", n=w["without_cards"], seats=seats(lang, empty)),
-                  say(lang, "enough", n=need)]
+                  say(lang, "enough", n=enough(view["phase"], w["tickets"]))]
     else:
         lines.append(say(lang, "won_fewest", n=w["points"]))
         if view["polfer"] is not None:

@@ -254,9 +254,15 @@ def without_cards(state: State, holder: int | None) -> int:
     return sum(1 for t in travellers(state) if t != holder and not state.held[t])
 
 
+def enough(phase: str, in_play: int) -> int:
+    """R-4: how many travellers without a control card win the half for the Pol.Fer.'s holder, with `in_play`
+    tickets in play: twice as many in the Andata, one more in the Ritorno."""
+    return 2 * in_play if phase == ANDATA else in_play + 1
+
+
 def _end_half(state: State, holder: int | None, how: str) -> State:
     empty = without_cards(state, holder)
-    wins = holder is not None and (empty >= 2 * tickets(state) if state.phase == ANDATA else empty > tickets(state))
+    wins = holder is not None and empty >= enough(state.phase, tickets(state))
     record = {"half": state.phase, "round": "won" if wins else how}
     state = evolve(state, holder=holder, halves=state.halves + (record,))
     if wins:
