@@ -157,7 +157,10 @@ class InputRouter:
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.
                     outcome["secret"] = True
                     composer.notice = None
-                    if self.table.stand(seat):  # a seat that has picked: refused does all that taken does
+                    # A pad's press, seen by the table, of a seat that has picked: refused does all that taken
+                    # does. (Its phone offers only what the seat may pick: a refusal there is a request of its
+                    # own making, refused as any bad input, changing nothing.)
+                    if "button" in about and self.table.stand(seat):
                         composer.presenter.dismiss(mark)
                 else:
                     composer.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
