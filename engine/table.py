@@ -390,10 +390,10 @@ class Table:
             return "applied"
 
     def stand(self, seat: int) -> bool:
-        """A press of `seat` during its secret pick was refused: if it holds a pick, that pick is taken again, as a
-        press that picked it again would be (the journal written, the version moved, every follower told). So once
-        a seat has picked, whether its next press was taken or refused shows on no public channel, not even in
-        the time it took (docs/architecture.md, "Secrets"). True if it held a pick."""
+        """A press of `seat`'s pad during its secret pick was refused: if it holds a pick, that pick is taken again,
+        as a press that picked it again would be (the journal written, the version moved, every follower told). So
+        once a seat has picked, whether its next press was taken or refused shows on no public channel, not even in
+        the time it took (docs/architecture.md, "Every public channel is public"). True if it held a pick."""
         with self._lock:
             if self._record is None or (self._pending and self._pending.due):
                 return False  # nothing held, or nothing may change any more: any press is refused alike
