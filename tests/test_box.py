@@ -52,7 +52,7 @@ def test_a_game_started_on_the_box_shows_its_sealed_draws_then_any_key_plays(mak
     for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players, specials from the table: start
         host(box, name)
     seal = box.table.view()["chance"]["commitment"]
-    assert box.display.screen == screens.Screen("Sorteggi già fissati", (
+    assert box.display.screen == screens.Screen("Estrazioni fissate", (
         f"{seal[:4]} {seal[4:8]} {seal[8:12]}", "Controllabili a fine", "partita", "OK: si gioca"))
     host(box, "ok")
     assert shows(box, screens.live(box.table.view(), "it"))
@@ -64,7 +64,7 @@ def test_a_pad_press_on_the_seal_goes_on_to_the_game_and_shows_and_a_game_withou
     box = make_box(seeds=lambda: bytes(range(32)))
     for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players: start
         host(box, name)
-    assert box.display.screen.title == "Sorteggi già fissati"
+    assert box.display.screen.title == "Estrazioni fissate"
     assert virtual(box).press(seat=0, button=1)["status"] == "applied"
     assert not box.menu.is_open and "G1 pronto" in " ".join(box.display.screen.lines)
     box.table.end_game()
@@ -73,7 +73,7 @@ def test_a_pad_press_on_the_seal_goes_on_to_the_game_and_shows_and_a_game_withou
     while box.menu.mode == "setup":
         host(box, "ok")
     assert box.table.game == "lifeboats" and not box.menu.is_open
-    assert box.display.screen.title != "Sorteggi già fissati"
+    assert box.display.screen.title != "Estrazioni fissate"
 
 
 def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
