@@ -200,14 +200,23 @@ def why_not_zero():
 
 
 def run_child(durability, presses, environment, zero=None, wrap=()):
-    """One child's figures (the JSON it printed); the child is killed if this is interrupted."""
+    """One child's figures (the JSON it printed)."""
+    found, syncs, (periods, throttled) = child_run(__file__, [durability, "--presses", str(presses)], environment,
+                                                  zero, wrap)
+    return {**found, "counted": syncs, "periods": periods, "throttled": throttled}
+
+
+def child_run(script, arguments, environment, zero=None, wrap=()):
+    """Run `script --child ARGUMENTS --folder F` (F a fresh folder, the shim counting syncs in F/syncs), in `zero`
+    when given, `wrap` before it (strace); the child is killed if this is interrupted. Returns (the JSON it printed
+    last, the syncs counted, (the Zero's 10 ms periods meanwhile, of which throttled))."""
     before = zero.throttled() if zero else (0, 0)
     with tempfile.TemporaryDirectory() as folder:
         count = Path(folder) / "syncs"
         env = {**os.environ, **environment, "ARBITRO_SYNC_COUNT": str(count)}
-        process = subprocess.Popen([*wrap, sys.executable, __file__, "--child", durability, "--presses",
-                                    str(presses), "--folder", folder], stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                                   env=env, preexec_fn=zero.enter if zero else None)
+        process = subprocess.Popen([*wrap, sys.executable, str(script), "--child", *arguments, "--folder", folder],
+                                   stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                                   preexec_fn=zero.enter if zero else None)
         try:
             out, _ = process.communicate()
         finally:
@@ -215,12 +224,10 @@ def run_child(durability, presses, environment, zero=None, wrap=()):
                 process.kill()
                 process.wait()
         if process.returncode:
-            sys.exit(f"the {durability} run failed (exit status {process.returncode})")
-        found = json.loads(out.strip().splitlines()[-1])
-        found["counted"] = count.stat().st_size if count.exists() else 0
-    found["periods"], found["throttled"] = (after - was for after, was in zip(zero.throttled(), before)) if zero \
-        else (0, 0)
-    return found
+            sys.exit(f"{Path(script).name} {' '.join(arguments)}: a run failed (exit status {process.returncode})")
+        syncs = count.stat().st_size if count.exists() else 0
+    throttling = tuple(after - was for after, was in zip(zero.throttled(), before)) if zero else (0, 0)
+    return json.loads(out.strip().splitlines()[-1]), syncs, throttling
 
 
 def check_shim(library):

@@ -31,9 +31,7 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.journal import DELAY_MS, percentile, sd_card_machines  # noqa: E402
+from bench.journal import DELAY_MS, child_run, percentile, sd_card_machines  # noqa: E402
 
 PRESSES = 200
 RUNS = 3
@@ -148,22 +146,9 @@ def child(presses, folder, seed):
 
 def run_child(presses, seed, environment, zero=None):
     """One child's presses (the JSON it printed) and how often the emulated Zero's quota throttled it."""
-    before = zero.throttled() if zero else (0, 0)
-    with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, **environment, "ARBITRO_SYNC_COUNT": str(Path(folder) / "syncs")}
-        process = subprocess.Popen([sys.executable, __file__, "--child", "--presses", str(presses), "--seed",
-                                    str(seed), "--folder", folder], stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                                   env=env, preexec_fn=zero.enter if zero else None)
-        try:
-            out, _ = process.communicate()
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-        if process.returncode:
-            sys.exit(f"a run failed (exit status {process.returncode})")
-    periods, throttled = (after - was for after, was in zip(zero.throttled(), before)) if zero else (0, 0)
-    return json.loads(out.strip().splitlines()[-1]), periods, throttled
+    found, _, (periods, throttled) = child_run(__file__, ["--presses", str(presses), "--seed", str(seed)],
+                                               environment, zero)
+    return found, periods, throttled
 
 
 def mann_whitney(xs, ys):
