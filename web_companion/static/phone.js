@@ -44,10 +44,16 @@ const ARBITRO = (() => {
   const tg = (game, key, values = {}) =>
     message(game, "phone", key, values) ?? message(game, "box", key, values) ?? t(key, values);
 
+  // A node of `tag` with its attributes, listeners and children (`made`: the same for a node made elsewhere, an SVG
+  // one). A style goes through the CSSOM, which a strict Content-Security-Policy allows (a style attribute it
+  // blocks).
   function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
+    return made(document.createElement(tag), attrs, children);
+  }
+  function made(node, attrs, children) {
     for (const [name, value] of Object.entries(attrs)) {
       if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      else if (name === "style") node.style.cssText = value;
       else if (value !== false && value !== null && value !== undefined) node.setAttribute(name, value);
     }
     node.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
@@ -701,7 +707,10 @@ const ARBITRO = (() => {
     ({table: tableTab, seat: seatTab, host: hostTab})[TAB]();
   }
 
-  return {games, el, t, tg, said, meeple, seatName, attempt, start, words: (game) => T.data[game] || {},
+  return {games, el, made, t, tg, said, meeple, seatName, attempt, start, words: (game) => T.data[game] || {},
           redraw: () => redrawLast(),
           colour: (seat) => COLOURS[seat % COLOURS.length]};
 })();
+// Once every script of the page has run (the games' register themselves): no inline script starts it (a strict
+// Content-Security-Policy forbids one).
+document.addEventListener("DOMContentLoaded", ARBITRO.start);

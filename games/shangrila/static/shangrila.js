@@ -5,7 +5,7 @@
 // rules refuse comes back with the reason, and nothing changes.
 "use strict";
 (() => {
-  const {el, tg, meeple, seatName, attempt, colour, redraw} = ARBITRO;
+  const {el, made, tg, meeple, seatName, attempt, colour, redraw} = ARBITRO;
   const t = (key, values) => tg("shangrila", key, values);
   const SVG = "http://www.w3.org/2000/svg";
   const KINDS = ["guaritore", "allevatore_di_draghi", "custode_del_fuoco", "sacerdote", "portatore_di_pioggia",
@@ -19,15 +19,7 @@
   const CELL = 15;
   const ui = {selected: null, recruits: [], journey: null, promptKey: null, scroll: 0};
 
-  function svg(tag, attrs = {}, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attrs)) {
-      if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-      else node.setAttribute(name, value);
-    }
-    node.append(...children.flat().filter((c) => c !== null && c !== undefined));
-    return node;
-  }
+  const svg = (tag, attrs = {}, ...children) => made(document.createElementNS(SVG, tag), attrs, children);
   const vName = (v) => t("v:" + v);
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
