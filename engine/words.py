@@ -12,15 +12,12 @@ import functools
 import re
 from collections.abc import Iterable
 
-from babel import Locale
-
 from engine import mofile
 from engine.games import GAMES, LOCALE
 from engine.rules.protocol import LABEL, SHARED, Message
 
 LANGUAGES = ("it", "en")
 _NUMBERED = re.compile(r"^(.*:)(\d+)$")
-COUNTS = (*range(1001), 10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7)  # counts of every category CLDR names for a count
 
 
 @functools.cache
@@ -56,24 +53,10 @@ def say(language: str, domain: str, context: str | None, key: str, /, **values: 
     return key if found is None else found
 
 
-@functools.cache
-def plural_forms(language: str) -> dict[str, int]:
-    """The catalogs' plural rule as a browser's Intl.PluralRules names a count: CLDR's category of it (one, many,
-    other…, Babel's rules of `language`) -> the index of the catalogs' form for counts of that category. So a page
-    chooses a form without evaluating code the box sends (a strict Content-Security-Policy forbids it). ValueError
-    when the catalogs' rule gives counts of one category two forms: it contradicts CLDR's."""
-    category, form = Locale.parse(language).plural_form, catalog(language, SHARED).plural
-    found: dict[str, int] = {}
-    for n in COUNTS:
-        if found.setdefault(category(n), form(n)) != form(n):
-            raise ValueError(f"the {language} catalogs give {n}, CLDR's {category(n)!r}, a form of its own")
-    return found
-
-
 def as_json(language: str, domains: Iterable[str]) -> dict[str, object]:
     """What a phone needs to speak `language`: every message of `domains` by context, a plural message as its
-    list of forms, and which form each of CLDR's plural categories takes (`plural_forms`)."""
-    found: dict[str, object] = {"plural": plural_forms(language)}
+    list of forms, and the catalog's plural rule (a C expression in ``n``)."""
+    found: dict[str, object] = {"plural": catalog(language, SHARED).plural_expr}
     for domain in domains:
         contexts: dict[str | None, dict[str, mofile.Text]] = {}
         for (context, key), text in catalog(language, domain).messages.items():

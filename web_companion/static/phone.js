@@ -14,11 +14,9 @@ const ARBITRO = (() => {
                    "#00838f", "#ad1457", "#4e342e", "#37474f", "#9e9d24", "#283593"];
   const games = {};
 
-  // The catalogs' messages (engine/words.py): by domain and context; a plural message is its list of forms, the
-  // count's CLDR category (the browser's) naming its form (the box's table: no code from the box is evaluated);
-  // a label "key:7" with no message of its own is worded by "key:#".
-  const categoryOf = new Intl.PluralRules(document.documentElement.lang);
-  const pluralIndex = (n) => T.plural[categoryOf.select(n)] ?? T.plural.other;
+  // The catalogs' messages (engine/words.py): by domain and context; a plural message is its list of forms,
+  // chosen by the catalog's own plural rule; a label "key:7" with no message of its own is worded by "key:#".
+  const pluralIndex = new Function("n", `return +(${T.plural});`);
   function message(domain, context, key, values) {
     const messages = (T[domain] || {})[context] || {};
     let found = messages[key];
