@@ -397,14 +397,10 @@ class Table:
         with self._lock:
             if self._record is None or (self._pending and self._pending.due):
                 return False  # nothing held, or nothing may change any more: any press is refused alike
-            if self._pending and self._pending.action.get("seat") == seat:
-                picked: Action | None = self._pending.action
-            else:
-                prompt = self.prompt(seat)
-                picked = prompt.current if prompt is not None and prompt.secret else None
-            if picked is None:
+            prompt = self.prompt(seat)  # a pick held for the reveal delay is its current one too (_state)
+            if prompt is None or not prompt.secret or prompt.current is None:
                 return False
-            self.act(picked)
+            self.act(prompt.current)
             return True
 
     def undo(self) -> Literal["undone"]:
