@@ -17,14 +17,15 @@ from gpiozero.exc import GPIOZeroError  # noqa: E402
 from luma.core.error import Error as LumaError  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
-from . import font, qr  # noqa: E402
+from . import font  # noqa: E402
 from .font import drawable  # noqa: E402
 
 WIDTH, HEIGHT = 128, 64
 LINE = 11  # pixels per text line of the font
 FONT = font.load("courB08")  # Pillow's bitmap font: crisp on a 1-bit panel, 6 px a character
+QR_MODULES = 25  # a side of a version 2 QR code: enough for the box's links, at 2 pixels a module
 QR_BORDER = 2  # modules of quiet zone around the QR code
-QR_SIZE = (qr.SIZE + 2 * QR_BORDER) * 2
+QR_SIZE = (QR_MODULES + 2 * QR_BORDER) * 2
 GLYPH_TOP = 2  # the font's digits and capitals are 5×7, two rows down their 11-row cell
 COMPACT_BAR = 8  # a title bar that leaves a picture 56 rows: the 7 glyph rows and one below
 
@@ -59,14 +60,22 @@ def draw_screen(draw, screen):
         write(draw, (0, LINE + 1 + row * LINE), line)
 
 
-def _draw_qr(draw, screen):
-    """Version 2 (25 modules) at 2 pixels a module with a 2-module quiet zone: 58 pixels square. An address too
-    long for it (a long host name) leaves the square empty: the lines beside it still say the address."""
+def qr_code(text):
+    """The version 2 QR code of `text`: its rows of modules (1 dark, no quiet zone), with the strongest error
+    correction the text fits in; None when it does not fit (a long host name)."""
+    import segno  # 1.3 MB (bench/qr.py), loaded with the first code drawn: a box resuming a game shows none
+
     try:
-        code = qr.matrix(screen.qr)
-    except qr.TooLong:
-        code = ()
-    else:
+        return segno.make_qr(text, version=2).matrix
+    except segno.DataOverflowError:
+        return None
+
+
+def _draw_qr(draw, screen):
+    """Version 2 at 2 pixels a module with a 2-module quiet zone: 58 pixels square. An address too long for it
+    leaves the square empty: the lines beside it still say the address."""
+    code = qr_code(screen.qr) or ()
+    if code:
         draw.rectangle((0, 3, QR_SIZE - 1, QR_SIZE + 2), fill="white")
     for row, modules in enumerate(code):
         for column, dark in enumerate(modules):

@@ -2,7 +2,7 @@
 composition root (device/cli.py) hands this to `create_app`."""
 from typing import TYPE_CHECKING
 
-from device import qr  # absolute: tests/test_types.py checks this module copied on its own
+from device.display import qr_code  # absolute: tests/test_types.py checks this module copied on its own
 from device.network import LOCAL_URL, link_url
 
 
@@ -107,10 +107,8 @@ class WebPort:
         return link_url(self._box.url or LOCAL_URL, key)
 
     def qr_code(self, text):
-        try:
-            return ["".join("1" if dark else "0" for dark in row) for row in qr.matrix(text)]
-        except qr.TooLong:
-            return None
+        code = qr_code(text)
+        return None if code is None else ["".join(map(str, row)) for row in code]
 
     def seat_of(self, token):
         """The seat `token` holds in the game in play (a token is good for every game with its seat count)."""

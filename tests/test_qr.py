@@ -1,17 +1,22 @@
-"""The box's own QR codes, read back by a real decoder (ZXing): every mask, both modes, the strongest error
-correction that fits, and a refusal for what does not fit."""
+"""The box's QR codes (segno's, version 2), read back by a real decoder (ZXing): the box's links, both modes, the
+strongest error correction that fits, nothing for what does not fit, and the OLED's pairing screen scannable,
+drawn module for module."""
 import pytest
 import zxingcpp
 from PIL import Image
 
-from device import qr
+from device import screens
+from device.display import QR_BORDER, QR_MODULES, QR_SIZE, qr_code, render
+from device.network import join_url, link_url
+from engine.pairing import Pairing
+from engine.state_file import MemoryState
 
 SCALE, QUIET = 4, 4
 
 
 def decoded(modules):
     """What a phone's camera would read: the code at 4 pixels a module, in its 4-module quiet zone."""
-    side = (qr.SIZE + 2 * QUIET) * SCALE
+    side = (len(modules) + 2 * QUIET) * SCALE
     image = Image.new("L", (side, side), 255)
     for row, line in enumerate(modules):
         for column, dark in enumerate(line):
@@ -23,16 +28,22 @@ def decoded(modules):
     return found[0]
 
 
-ADDRESSES = ["HTTP://192.168.1.23:8000/JOIN", "HTTP://10.0.0.7:80/JOIN", "HTTP://192.168.100.200:65535/JOIN",
-             "HTTP://ARBITRO.LOCAL:8000/JOIN", "HTTP://127.0.0.1:8765/JOIN"]
+URLS = ["http://192.168.1.23:8000", "http://10.0.0.7:80", "http://192.168.100.200:65535", "http://arbitro.local:8000",
+        "http://127.0.0.1:8765"]
+LINKS = [join_url(url) for url in URLS] + [link_url(url, "K7Q2M9ZX4B") for url in URLS]
 
 
-@pytest.mark.parametrize("mask", range(8))
-@pytest.mark.parametrize("text", ADDRESSES + ["http://[fe80::1]:8000/join", "é"])
-def test_every_mask_reads_back_as_the_text(text, mask):
-    found = decoded(qr.matrix(text, mask=mask))
-    assert found.text == text
-    assert found.extra["Version"] == "2" and found.extra["DataMask"] == mask
+@pytest.mark.parametrize("text", LINKS + ["http://[fe80::1]:8000/join", "é"])
+def test_the_box_links_read_back_from_a_version_2_code(text):
+    code = qr_code(text)
+    assert len(code) == QR_MODULES and all(len(row) == QR_MODULES and set(row) <= {0, 1} for row in code)
+    found = decoded(code)
+    assert found.text == text and found.extra["Version"] == "2"
+
+
+def test_the_longest_pairing_link_fits():
+    link = link_url("http://255.255.255.255:65535", "K7Q2M9ZX4B")
+    assert (decoded(qr_code(link)).text, decoded(qr_code(link)).extra["ECLevel"]) == (link, "L")
 
 
 @pytest.mark.parametrize("text, level", [
@@ -40,31 +51,23 @@ def test_every_mask_reads_back_as_the_text(text, mask):
     ("A" * 47, "L"), ("a" * 14, "H"), ("a" * 15, "Q"), ("a" * 26, "M"), ("a" * 32, "L"),
     ("HTTP://10.0.0.7:80/JOIN", "Q"), ("HTTP://192.168.100.200:65535/JOIN", "M")])
 def test_the_strongest_error_correction_the_text_fits_in(text, level):
-    found = decoded(qr.matrix(text))
+    found = decoded(qr_code(text))
     assert (found.text, found.extra["ECLevel"]) == (text, level)
 
 
-def test_the_mask_chosen_has_the_lowest_penalty():
-    for text in ADDRESSES:
-        penalties = [qr.penalty(qr.matrix(text, mask=mask)) for mask in range(8)]
-        assert qr.penalty(qr.matrix(text)) == min(penalties)
-        assert decoded(qr.matrix(text)).extra["DataMask"] == penalties.index(min(penalties))
+@pytest.mark.parametrize("text", ["A" * 48, "a" * 33, "HTTP://ARBITRO-DEL-CIRCOLO-DEI-GIOCHI.LOCAL:8000/JOIN"])
+def test_a_text_that_does_not_fit_version_2_has_no_code(text):
+    assert qr_code(text) is None
 
 
-@pytest.mark.parametrize("text", ["A" * 48, "a" * 33])
-def test_a_text_that_does_not_fit_version_2_is_refused(text):
-    with pytest.raises(qr.TooLong, match="do not fit a version 2 QR code"):
-        qr.matrix(text)
-
-
-def test_the_penalty_counts_runs_blocks_and_balance():
-    light = [[False] * qr.SIZE for _ in range(qr.SIZE)]
-    # every row and column one run of 25 (23 each), every 2×2 block (3 each), no dark module (100)
-    assert qr.penalty(light) == 50 * 23 + 24 * 24 * 3 + 100
-    stripes = [[column % 2 == 0 for column in range(qr.SIZE)] for _ in range(qr.SIZE)]
-    # columns of 25 alike (23 each), no block, 13 dark columns of 25 (52 %: 0), no 1:1:3:1:1 run
-    assert qr.penalty(stripes) == 25 * 23
-    finder = [[column in (4, 6, 7, 8, 10) for column in range(qr.SIZE)] for _ in range(qr.SIZE)]
-    # each column one run (23 each); each row light×4, the 1:1:3:1:1 run with light before and after it
-    # (counted once: 40), then light×14 (12); 18 pairs of like columns make 24 blocks each; 20 % dark (60)
-    assert qr.penalty(finder) == 25 * 23 + 25 * (40 + 12) + 18 * 24 * 3 + 60
+def test_the_oled_pairing_screen_shows_the_links_code_module_for_module():
+    code = Pairing(MemoryState()).open(("seat", 2), 2)
+    screen = screens.pairing_code("it", code, "http://192.168.1.23:8000", 2)
+    image = render(screen)
+    modules = qr_code(screen.qr)
+    drawn = [[image.getpixel((2 * (column + QR_BORDER), 3 + 2 * (row + QR_BORDER))) == 0
+              for column in range(QR_MODULES)] for row in range(QR_MODULES)]
+    assert drawn == [[dark == 1 for dark in row] for row in modules]
+    square = image.crop((0, 3, QR_SIZE, QR_SIZE + 3)).convert("L")
+    read = zxingcpp.read_barcodes(square.resize((QR_SIZE * SCALE,) * 2, Image.NEAREST))
+    assert [found.text for found in read] == [link_url("http://192.168.1.23:8000", code.key)]
