@@ -78,6 +78,7 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/idle.py
 	$(BIN)/python bench/matrix.py
 	$(BIN)/python bench/display.py
+	$(BIN)/python bench/qr.py
 	$(BIN)/python bench/phones.py
 	$(BIN)/python bench/record.py
 	@if command -v $${CC:-cc} >/dev/null; then $(BIN)/python bench/journal.py && \
