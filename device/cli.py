@@ -149,7 +149,7 @@ def labels_main(argv):
     try:
         wired = len(load_pinmap(args.pinmap).seats)
     except ConfigError as e:
-        parser.exit(2, f"arbitro labels: {e}\n")
+        parser.exit(2, f"arbitro labels: {e.said(terminal_language())}\n")
     seats = min(args.seats or high, wired)  # the seats in play that have a pad: the others play by phone
     shapes = layout(args.game, seats, args.lang)
     try:
@@ -175,7 +175,7 @@ def doctor_main(argv):
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
-        print(said("problem", line=e), file=sys.stderr)
+        print(said("problem", line=e.said(terminal_language())), file=sys.stderr)
         return 1
     from .pins import mock_pins
     pins = mock_pins(pinmap)[0] if args.mock else None  # on a Pi the doctor finds the back-end
@@ -195,7 +195,7 @@ def wiring_main(argv):
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
-        parser.exit(2, f"arbitro wiring: {e}\n")
+        parser.exit(2, f"arbitro wiring: {e.said(terminal_language())}\n")
     if args.table:
         print(markdown_table(pinmap), end="")
         return 0
@@ -373,7 +373,7 @@ def serve(args):
     try:
         pinmap = load_pinmap(args.pinmap)
     except ConfigError as e:
-        raise StartError(e) from None
+        raise StartError(e.said(terminal_language())) from None
     try:
         pin_factory, simulated = mock_pins(pinmap) if args.mock else (real_pins(pinmap), None)
     except (GPIOZeroError, ImportError, OSError) as e:

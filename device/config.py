@@ -1,77 +1,121 @@
 """The pin map: a TOML file naming every pin of the box, validated in full before anything starts.
 
-Every error names the file and line, so the box never starts half-configured."""
+Each section is read into a dataclass of its own, whose fields are the schema (`_Reading.section`: the keys it
+knows, those it needs, a Literal's choices, a number's Bounds); then the pins are checked together (the board's
+GPIO, the display's bus, each pin used once). Every error names the file, the line and the field, worded in the
+reader's language (the `cli` messages `pinmap_*`): the box never starts half-configured."""
+import dataclasses
 import re
 import tomllib
-from dataclasses import dataclass
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal, NewType
 
+from engine.rules.protocol import SHARED, Message
+from engine.worded import Worded
 from engine.words import LANGUAGES
 
 # The default pin map ships inside the package (hardware/pinmap.toml links to it), so an installed box finds it.
 DEFAULT_PINMAP = Path(__file__).resolve().parent / "pinmap.toml"
 BUTTONS_PER_PAD = 8
-HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
 # Per board, the BCM GPIO numbers a pin map may use; 0–1 (the HAT ID EEPROM) never.
 BOARDS = {"cm": range(2, 46), "pi": range(2, 28)}
-BOARD_NAMES = {"cm": "a Compute Module", "pi": "a Pi's 40-pin header"}
-I2C1 = {2: "I2C1 SDA (the display)", 3: "I2C1 SCL (the display)"}
+I2C1 = {2: "SDA", 3: "SCL"}  # the display's bus on I2C
 SPI_BUSES = {  # port -> every pin its driver takes once enabled; the chip select is chosen by spi_device
     0: {11: "SCLK", 10: "MOSI", 9: "MISO", 8: "CE0", 7: "CE1"},
     1: {21: "SCLK", 20: "MOSI", 19: "MISO", 18: "CE0", 17: "CE1", 16: "CE2"},
 }
-DRIVERS = ("ssd1306", "sh1106")
-WIRINGS = ("direct", "matrix")
 MAX_SEATS = 12  # a matrix has 13 rows at most: 12 seats and the host panel
-BUZZERS = ("active", "passive")
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native")  # gpiozero's back-ends on a Pi, by its names
-SCHEMA = {
-    "": {"board", "wiring", "pin_factory"},
-    "display": {"driver", "interface", "i2c_bus", "i2c_address", "spi_port", "spi_device", "dc", "reset",
-                "rotate", "contrast"},
-    "box": {"reveal_delay", "language", "debounce_ms"},
-    "host": set(HOST_BUTTONS),
-    "matrix": {"columns", "host_row"},
-    "buzzer": {"pin", "kind"},
-    "seats": None,  # keys "1" … "N"
-}
-
-
-class ConfigError(ValueError):
-    def __init__(self, path, line, message):
-        where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {message}")
-        self.line = line
+Pin = NewType("Pin", int)  # a BCM GPIO number: checked with the others once every section is read
 
 
 @dataclass(frozen=True)
-class PinMap:
-    board: str
+class Bounds:
+    """A number field's range, as its annotation: Annotated[int, Bounds(0, 3)]."""
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Top:
+    """The file's own keys, before any section."""
+    board: Literal["cm", "pi"] = "cm"
+    wiring: Literal["direct", "matrix"] = "direct"
+    # gpiozero's back-end on a Pi, by its names; None: GPIOZERO_PIN_FACTORY, or gpiozero's own choice
+    pin_factory: Literal["lgpio", "rpigpio", "pigpio", "native"] | None = field(
+        default=None, metadata={"refused": "pinmap_pin_factory"})
+
+
+@dataclass(frozen=True)
+class Display:
+    driver: Literal["ssd1306", "sh1106"] = "ssd1306"
+    interface: Literal["i2c", "spi"] = "i2c"
+    i2c_bus: Annotated[int, Bounds(0, 10)] = 1
+    i2c_address: Annotated[int, Bounds(0x03, 0x77)] = 0x3C
+    spi_port: Annotated[int, Bounds(0, 1)] = 0
+    spi_device: Annotated[int, Bounds(0, 2)] = 0  # and a chip select its port has
+    dc: Pin | None = None  # SPI: the data/command pin
+    reset: Pin | None = None  # SPI: the reset pin
+    rotate: Annotated[int, Bounds(0, 3)] = 0  # quarter turns: 2 for a panel mounted upside down
+    contrast: Annotated[int, Bounds(0, 255)] = 0xCF
+
+
+@dataclass(frozen=True)
+class Settings:
+    """[box]"""
+    reveal_delay: Annotated[float, Bounds(0, 10)] = 1.0
+    language: Literal[LANGUAGES] = "it"
+    debounce_ms: Annotated[int, Bounds(1, 200)] = 20
+
+
+@dataclass(frozen=True)
+class Matrix:
+    columns: list  # buttons 1–8 of every row (the host's menu … undo are 1–5)
+    host_row: Pin
+
+
+@dataclass(frozen=True)
+class Buzzer:
+    pin: Pin
+    kind: Literal["active", "passive"] = "active"
+
+
+HOST_BUTTONS = ("menu", "prev", "next", "ok", "undo")
+Host = dataclasses.make_dataclass("Host", [(name, Pin) for name in HOST_BUTTONS], frozen=True)  # direct: a pin each
+SECTIONS = {"display": Display, "box": Settings, "host": Host, "matrix": Matrix, "buzzer": Buzzer, "seats": None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PinMap(Top, Display, Settings):
+    """The file's keys and settings, and its pins as the box wires them."""
     seats: tuple  # direct: per seat, its 8 pins in button order; matrix: per seat, its row's pin
     host: dict | int  # direct: host button name -> pin; matrix: the host panel's row
-    wiring: str = "direct"
-    pin_factory: str | None = None  # gpiozero's back-end; None: GPIOZERO_PIN_FACTORY, or gpiozero's own choice
-    columns: tuple = ()  # matrix: buttons 1–8 of every row (the host's menu … undo are 1–5)
+    columns: tuple = ()  # matrix: buttons 1–8 of every row
     buzzer: int | None = None
     buzzer_kind: str = "active"
-    driver: str = "ssd1306"
-    interface: str = "i2c"
-    spi_port: int = 0
-    spi_device: int = 0
-    dc: int | None = None  # SPI: the data/command pin
-    reset: int | None = None  # SPI: the reset pin
-    i2c_bus: int = 1
-    i2c_address: int = 0x3C
-    rotate: int = 0  # quarter turns: 2 for a panel mounted upside down
-    contrast: int = 0xCF
-    reveal_delay: float = 1.0
-    language: str = "it"
-    debounce_ms: int = 20
 
     @property
     def rows(self):
         """Matrix: the rows' pins, a pad each, the host panel's last."""
         return [*self.seats, self.host]
+
+
+def said(key, /, **params):
+    """A `cli` message, not yet in any language."""
+    return Message(SHARED, key, params, context="cli")
+
+
+class ConfigError(Worded, ValueError):
+    """A pin map the box cannot start on: the file and line, then what is wrong, in the reader's language
+    (`said`); str() is the English."""
+
+    def __init__(self, path, line, message):
+        super().__init__(message)
+        self.where, self.line = f"{path}:{line}" if line else str(path), line
+
+    def said(self, language):
+        return f"{self.where}: {super().said(language)}"
 
 
 def _key_lines(text):
@@ -95,163 +139,150 @@ def load_pinmap(path=DEFAULT_PINMAP):
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(path, None, f"cannot read the pin map: {e}") from None
+        raise ConfigError(path, None, said("pinmap_unreadable", error=str(e))) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         match = re.search(r"line (\d+)", str(e))
-        raise ConfigError(path, int(match.group(1)) if match else None, f"not valid TOML: {e}") from None
-    return _validate(path, data, _key_lines(text))
+        raise ConfigError(path, int(match.group(1)) if match else None, said("pinmap_not_toml", error=str(e))) \
+            from None
+    return _Reading(path, _key_lines(text)).pinmap(data)
 
 
-def _validate(path, data, lines):
-    def fail(section, key, message):
-        raise ConfigError(path, lines.get((section, key)) or lines.get((section, None)), message)
+class _Reading:
+    """One pin map read: its sections into their dataclasses, then its pins, each checked as it is taken."""
 
-    for name, value in data.items():
-        if isinstance(value, dict):
-            if name not in SCHEMA or name == "":
-                fail(name, None, f"unknown section [{name}]")
-            allowed = SCHEMA[name]
-            for key in value:
-                if allowed is not None and key not in allowed:
-                    fail(name, key, f"unknown key {key!r} in [{name}]; expected one of {', '.join(sorted(allowed))}")
-        elif name not in SCHEMA[""]:
-            fail("", name, f"unknown key {name!r}")
+    def __init__(self, path, lines):
+        self.path, self.lines = path, lines
+        self.used, self.reserved = {}, {}  # pin -> (what, its line); pin -> the bus that holds it
+        self.board = None
 
-    board = data.get("board", "cm")
-    if board not in BOARDS:
-        fail("", "board", f"board must be one of {', '.join(BOARDS)}, not {board!r}")
-    pin_factory = data.get("pin_factory")
-    if pin_factory is not None and pin_factory not in PIN_FACTORIES:
-        fail("", "pin_factory", f"pin_factory must be one of {', '.join(PIN_FACTORIES)}, not {pin_factory!r} "
-                                "(mock pins are for `arbitro --mock`)")
-    wiring = data.get("wiring", "direct")
-    if wiring not in WIRINGS:
-        fail("", "wiring", f"wiring must be one of {', '.join(WIRINGS)}, not {wiring!r}")
+    def fail(self, section, key, message, /, **params):
+        line = self.lines.get((section, key)) or self.lines.get((section, None))
+        raise ConfigError(self.path, line, said(message, **params))
 
-    def number(section, key, kind, low, high, default):
-        value = data.get(section, {}).get(key, default)
-        if not isinstance(value, kind) or isinstance(value, bool) or not low <= value <= high:
-            fail(section, key, f"{key} must be a number from {low} to {high}, not {value!r}")
-        return value
+    def section(self, kind, name, table):
+        """`table` as a `kind`: every key one of its fields, those without a default there, a Literal's value one
+        of its choices, a number within its Bounds; a pin as it is, for `pin`."""
+        fields, hints = dataclasses.fields(kind), typing.get_type_hints(kind, include_extras=True)
+        names = [f.name for f in fields]
+        for key in table:
+            if key not in names:
+                self.fail(name, key, "pinmap_unknown_key" if name else "pinmap_unknown_top_key", key=repr(key),
+                          section=name, expected=", ".join(sorted(names)))
+        values = {}
+        for f in fields:
+            if f.name not in table:
+                if f.default is dataclasses.MISSING:
+                    self.fail(name, None, "pinmap_missing", key=f.name, section=name)
+                continue
+            value, hint = table[f.name], hints[f.name]
+            if typing.get_origin(hint) is typing.Union:  # an optional one (TOML has no null): as its type
+                hint = next(a for a in typing.get_args(hint) if a is not type(None))
+            if typing.get_origin(hint) is Literal and value not in typing.get_args(hint):
+                self.fail(name, f.name, f.metadata.get("refused", "pinmap_choice"), key=f.name, value=repr(value),
+                          options=", ".join(typing.get_args(hint)))
+            if typing.get_origin(hint) is Annotated:
+                number, bounds = hint.__origin__, hint.__metadata__[0]
+                if not isinstance(value, (int, float) if number is float else int) or isinstance(value, bool) \
+                        or not bounds.low <= value <= bounds.high:
+                    self.fail(name, f.name, "pinmap_number", key=f.name, low=bounds.low, high=bounds.high,
+                              value=repr(value))
+                value = number(value)
+            values[f.name] = value
+        return kind(**values)
 
-    def choice(section, key, options, default):
-        value = data.get(section, {}).get(key, default)
-        if value not in options:
-            fail(section, key, f"{key} must be one of {', '.join(options)}, not {value!r}")
-        return value
-
-    display = data.get("display", {})
-    interface = choice("display", "interface", ("i2c", "spi"), "i2c")
-    wrong_bus = {"i2c": ("spi_port", "spi_device", "dc", "reset"), "spi": ("i2c_bus", "i2c_address")}[interface]
-    for key in wrong_bus:
-        if key in display:
-            fail("display", key, f"{key} is for a display on {'SPI' if interface == 'i2c' else 'I2C'}; "
-                                 f"this one is on {interface.upper()} (interface = {interface!r})")
-    reserved = {}  # pin -> what holds it
-    spi_port = spi_device = 0
-    if interface == "i2c":
-        reserved.update(I2C1)
-    else:
-        spi_port = number("display", "spi_port", int, 0, 1, 0)
-        bus = SPI_BUSES[spi_port]
-        spi_device = number("display", "spi_device", int, 0, sum(n.startswith("CE") for n in bus.values()) - 1, 0)
-        reserved.update({p: f"SPI{spi_port} {name} (the display's bus)" for p, name in bus.items()})
-    used = {}
-
-    def pin(section, key, value, what):
+    def pin(self, section, key, value, what):
+        """`value` as the pin of `what` (a Message): a GPIO number the board has, no bus holds, no other pin uses."""
         if not isinstance(value, int) or isinstance(value, bool):
-            fail(section, key, f"{what}: a pin is a BCM GPIO number, not {value!r}")
+            self.fail(section, key, "pinmap_not_a_pin", what=what, value=repr(value))
         if value in (0, 1):
-            fail(section, key, f"{what}: GPIO {value} is reserved for the HAT ID EEPROM (I2C0)")
-        if value in reserved:
-            fail(section, key, f"{what}: GPIO {value} is reserved for {reserved[value]}")
-        if value not in BOARDS[board]:
-            span = BOARDS[board]
-            fail(section, key, f"{what}: {BOARD_NAMES[board]} (board = {board!r}) has GPIO {span.start} to "
-                               f"{span.stop - 1}, not {value}")
-        if value in used:
-            other, other_line = used[value]
-            fail(section, key, f"{what}: GPIO {value} is used twice (also by {other}, line {other_line})")
-        used[value] = (what, lines.get((section, key)))
+            self.fail(section, key, "pinmap_eeprom", what=what, pin=value)
+        if value in self.reserved:
+            self.fail(section, key, "pinmap_reserved", what=what, pin=value, holder=self.reserved[value])
+        span = BOARDS[self.board]
+        if value not in span:
+            self.fail(section, key, "pinmap_off_board", what=what, pin=value, name=self.board,
+                      board=said(f"pinmap_board_{self.board}"), low=span.start, high=span.stop - 1)
+        if value in self.used:
+            other, line = self.used[value]
+            self.fail(section, key, "pinmap_used_twice", what=what, pin=value, other=other, line=line)
+        self.used[value] = (what, self.lines.get((section, key)))
         return value
 
-    spi_pins = {}
-    if interface == "spi":
+    def pinmap(self, data):
+        tables = {name: value for name, value in data.items() if isinstance(value, dict)}
+        for name in tables:
+            if name not in SECTIONS:
+                self.fail(name, None, "pinmap_unknown_section", section=name)
+        top = self.section(Top, "", {key: value for key, value in data.items() if key not in tables})
+        display = self.section(Display, "display", tables.get("display", {}))
+        settings = self.section(Settings, "box", tables.get("box", {}))
+        buzzer = self.section(Buzzer, "buzzer", tables["buzzer"]) if "buzzer" in tables else None
+        self.board = top.board
+        self.bus(display, tables.get("display", {}))
+        wired, unwired, refused = {"direct": ("host", "matrix", "pinmap_matrix_in_direct"),
+                                   "matrix": ("matrix", "host", "pinmap_host_in_matrix")}[top.wiring]
+        if unwired in tables:
+            self.fail(unwired, None, refused)
+        if wired not in tables:
+            self.fail("", None, "pinmap_section_missing", section=wired, wiring=top.wiring)
+        found = self.section(SECTIONS[wired], wired, tables[wired])
+        if top.wiring == "direct":
+            columns, host = (), {name: self.pin("host", name, pin, said("pinmap_host_button", name=name))
+                                 for name, pin in vars(found).items()}
+        else:
+            columns = self.pad("matrix", "columns", found.columns, "pinmap_columns", "pinmap_column")
+            host = self.pin("matrix", "host_row", found.host_row, said("pinmap_host_row"))
+        return PinMap(**vars(top), **vars(display), **vars(settings), host=host, columns=columns,
+                      seats=self.seats(tables.get("seats"), top.wiring),
+                      buzzer=buzzer and self.pin("buzzer", "pin", buzzer.pin, said("pinmap_buzzer")),
+                      buzzer_kind=buzzer.kind if buzzer else "active")
+
+    def bus(self, display, table):
+        """The display's bus: the pins it holds, and on SPI the display's own two."""
+        wrong = {"i2c": ("spi_port", "spi_device", "dc", "reset"), "spi": ("i2c_bus", "i2c_address")}
+        for key in wrong[display.interface]:
+            if key in table:
+                self.fail("display", key, "pinmap_wrong_bus", key=key, interface=display.interface.upper(),
+                          bus="SPI" if display.interface == "i2c" else "I2C", name=display.interface)
+        if display.interface == "i2c":
+            self.reserved = {pin: said("pinmap_i2c_pin", name=name) for pin, name in I2C1.items()}
+            return
+        bus = SPI_BUSES[display.spi_port]
+        selects = sum(name.startswith("CE") for name in bus.values())
+        if display.spi_device >= selects:
+            self.fail("display", "spi_device", "pinmap_number", key="spi_device", low=0, high=selects - 1,
+                      value=repr(display.spi_device))
+        self.reserved = {pin: said("pinmap_spi_pin", port=display.spi_port, name=name) for pin, name in bus.items()}
         for key in ("dc", "reset"):
-            if key not in display:
-                fail("display", None, f"a display on SPI needs its {key!r} pin")
-            spi_pins[key] = pin("display", key, display[key], f"the display's {key}")
+            if key not in table:
+                self.fail("display", None, "pinmap_spi_needs", key=key)
+            self.pin("display", key, table[key], said("pinmap_display_pin", key=key))
 
-    if wiring == "direct":
-        if "matrix" in data:
-            fail("matrix", None, "[matrix] is for wiring = \"matrix\"; this pin map has wiring = \"direct\"")
-        host_section = data.get("host")
-        if host_section is None:
-            fail("", None, "the [host] section is missing")
-        host = {}
-        for name in HOST_BUTTONS:
-            if name not in host_section:
-                fail("host", None, f"host button {name!r} has no pin")
-            host[name] = pin("host", name, host_section[name], f"host {name}")
-        columns = ()
-    else:
-        if "host" in data:
-            fail("host", None, "[host] is for wiring = \"direct\"; in a matrix the host panel is a row: "
-                               "[matrix] host_row")
-        matrix = data.get("matrix")
-        if matrix is None:
-            fail("", None, "the [matrix] section is missing (wiring = \"matrix\")")
-        columns = matrix.get("columns")
-        if not isinstance(columns, list) or len(columns) != BUTTONS_PER_PAD:
-            count = len(columns) if isinstance(columns, list) else "no list of"
-            fail("matrix", "columns" if "columns" in matrix else None,
-                 f"the matrix has {count} columns; it needs {BUTTONS_PER_PAD}, one per button")
-        columns = tuple(pin("matrix", "columns", p, f"column {c}") for c, p in enumerate(columns, 1))
-        if "host_row" not in matrix:
-            fail("matrix", None, "the host panel's row has no pin: [matrix] host_row")
-        host = pin("matrix", "host_row", matrix["host_row"], "the host panel's row")
+    def pad(self, section, key, value, count, what):
+        """`value` as a pad's 8 pins, a seat's buttons or the matrix's columns: `count` words a list of another
+        length, `what` its n-th pin."""
+        if not isinstance(value, list):
+            self.fail(section, key, "pinmap_not_a_list", section=section, key=key, needed=BUTTONS_PER_PAD,
+                      value=repr(value))
+        if len(value) != BUTTONS_PER_PAD:
+            self.fail(section, key, count, seat=key, n=len(value), needed=BUTTONS_PER_PAD)
+        return tuple(self.pin(section, key, pin, said(what, seat=key, n=n)) for n, pin in enumerate(value, 1))
 
-    seat_section = data.get("seats")
-    if not seat_section:
-        fail("", None, "the [seats] section is missing or empty")
-    if len(seat_section) > MAX_SEATS:
-        fail("seats", None, f"{len(seat_section)} seats: a box wires {MAX_SEATS} at most"
-                            + (" (13 rows with the host panel's)" if wiring == "matrix" else ""))
-    expected = [str(n) for n in range(1, len(seat_section) + 1)]
-    if sorted(seat_section, key=lambda k: (len(k), k)) != expected:
-        fail("seats", None, f"seats must be numbered 1 to {len(seat_section)}, not {', '.join(seat_section)}")
-    seats = []
-    for key in expected:
-        value = seat_section[key]
-        if wiring == "matrix":
-            if isinstance(value, list):
-                fail("seats", key, f"seat {key}: in a matrix a seat is its row's one pin, not a list")
-            seats.append(pin("seats", key, value, f"seat {key}'s row"))
-            continue
-        if not isinstance(value, list) or len(value) != BUTTONS_PER_PAD:
-            count = len(value) if isinstance(value, list) else "no list of"
-            fail("seats", key, f"seat {key} has {count} buttons; a pad has {BUTTONS_PER_PAD}")
-        seats.append(tuple(pin("seats", key, p, f"seat {key} button {b}") for b, p in enumerate(value, 1)))
-
-    buzzer = None
-    if "buzzer" in data:
-        if "pin" not in data["buzzer"]:
-            fail("buzzer", None, "the buzzer has no pin: [buzzer] pin")
-        buzzer = pin("buzzer", "pin", data["buzzer"]["pin"], "the buzzer")
-
-    return PinMap(
-        board=board, seats=tuple(seats), host=host, wiring=wiring, columns=columns,
-        pin_factory=pin_factory,
-        buzzer=buzzer, buzzer_kind=choice("buzzer", "kind", BUZZERS, "active"),
-        driver=choice("display", "driver", DRIVERS, "ssd1306"), interface=interface,
-        i2c_bus=number("display", "i2c_bus", int, 0, 10, 1),
-        i2c_address=number("display", "i2c_address", int, 0x03, 0x77, 0x3C),
-        spi_port=spi_port, spi_device=spi_device, dc=spi_pins.get("dc"), reset=spi_pins.get("reset"),
-        rotate=number("display", "rotate", int, 0, 3, 0),
-        contrast=number("display", "contrast", int, 0, 255, 0xCF),
-        reveal_delay=float(number("box", "reveal_delay", (int, float), 0, 10, 1.0)),
-        language=choice("box", "language", LANGUAGES, "it"),
-        debounce_ms=number("box", "debounce_ms", int, 1, 200, 20),
-    )
+    def seats(self, table, wiring):
+        """Per seat, its row's pin (a matrix) or its pad's pins in button order (direct wiring)."""
+        if not table:
+            self.fail("", None, "pinmap_no_seats")
+        if len(table) > MAX_SEATS:
+            self.fail("seats", None, "pinmap_too_many_rows" if wiring == "matrix" else "pinmap_too_many_seats",
+                      n=len(table), most=MAX_SEATS, rows=MAX_SEATS + 1)
+        expected = [str(n) for n in range(1, len(table) + 1)]
+        if sorted(table, key=lambda k: (len(k), k)) != expected:
+            self.fail("seats", None, "pinmap_seat_numbers", n=len(table), keys=", ".join(table))
+        if wiring == "direct":
+            return tuple(self.pad("seats", key, table[key], "pinmap_buttons", "pinmap_seat_button") for key in expected)
+        for key in expected:
+            if isinstance(table[key], list):
+                self.fail("seats", key, "pinmap_seat_list", seat=key)
+        return tuple(self.pin("seats", key, table[key], said("pinmap_seat_row", seat=key)) for key in expected)

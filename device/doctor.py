@@ -14,7 +14,6 @@ from gpiozero.exc import GPIOZeroError
 from engine.timers import Scheduler
 from engine.version import about
 
-from .config import BOARD_NAMES
 from .display import Panel, device_opener, render
 from .pads import make_pads, wires
 from .pins import real_pins
@@ -77,7 +76,7 @@ class Doctor:
                else f"SPI{p.spi_port} CE{p.spi_device}, DC GPIO {p.dc}, reset GPIO {p.reset}")
         buzzer = (said("doctor_buzzer_on", pin=p.buzzer, kind=p.buzzer_kind) if p.buzzer is not None
                   else said("doctor_no_buzzer"))
-        self.say(said("doctor_pinmap", source=source, board=BOARD_NAMES[p.board], wiring=wiring,
+        self.say(said("doctor_pinmap", source=source, board=said(f"pinmap_board_{p.board}"), wiring=wiring,
                       driver=p.driver.upper(), bus=bus, buzzer=buzzer))
 
     def backend(self):

@@ -33,7 +33,7 @@ def pin_roles(pinmap):
         for name, gpio in pinmap.host.items():
             roles[gpio] = ("button", f"host {name} (its other leg to GND)")
     if pinmap.interface == "i2c":
-        roles.update({gpio: ("display", f"display {what.split()[1]}") for gpio, what in I2C1.items()})
+        roles.update({gpio: ("display", f"display {name}") for gpio, name in I2C1.items()})
     else:
         for gpio, name in SPI_BUSES[pinmap.spi_port].items():
             if name in ("SCLK", "MOSI"):

@@ -246,8 +246,9 @@ def test_an_italian_terminal_reads_the_doctor_in_italian():
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert lines[0] == f"Arbitro {version()}, formato dell'archivio {FORMAT}"
-    assert lines[1].startswith("mappa dei pin ") and "matrice di tasti: 12 pulsantiere e il pannello del conduttore " \
-                                                     "su 13 righe e 8 colonne" in lines[1]
+    assert lines[1].startswith("mappa dei pin ") and "OK: il connettore a 40 pin di un Pi, matrice di tasti: " \
+                                                     "12 pulsantiere e il pannello del conduttore su 13 righe e " \
+                                                     "8 colonne" in lines[1]
     assert "back-end GPIO in uso: simulato (pin simulati: niente è collegato)" in lines
     assert lines[-1] == "nessun problema trovato"
 

@@ -1,6 +1,14 @@
-"""The pin map is validated in full at start; each error names its line."""
+"""The pin map is validated in full at start; each error names its line and its field, in the terminal's
+language."""
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+from device import config
 from device.config import DEFAULT_PINMAP, ConfigError, load_pinmap
 from tests.conftest import DIRECT_PINMAP
 
@@ -60,10 +68,30 @@ def test_the_direct_wired_example_wires_four_seats_and_the_host_panel():
      "has GPIO 2 to 27, not 28"),
     ("[host]", "[hosts]", "[hosts]", "unknown section [hosts]"),
     ("debounce_ms = 20", "debounce_ms = 0", "debounce_ms", "debounce_ms must be a number from 1 to 200"),
-    ("undo = 8\n", "", "[host]", "host button 'undo' has no pin"),
+    ("undo = 8\n", "", "[host]", "undo is missing in [host]"),
     ("4 = [33", "5 = [33", "[seats]", "seats must be numbered 1 to 4, not 1, 2, 3, 5"),
     ("wiring = \"direct\"", "wiring = \"grid\"", "wiring", "wiring must be one of direct, matrix, not 'grid'"),
     ("[host]", "[matrix]\nhost_row = 4\n[host]", "[matrix]", "[matrix] is for wiring = \"matrix\""),
+    ("wiring = \"direct\"", "wiring = \"direct\"\ncolour = 1", "colour",
+     "unknown key 'colour'; expected one of board, pin_factory, wiring, or a section"),
+    ("board = \"cm\"", "board = \"zero\"", "board", "board must be one of cm, pi, not 'zero'"),
+    ("language = \"it\"", "language = \"fr\"", "language", "language must be one of it, en, not 'fr'"),
+    ("reveal_delay = 1.0", "reveal_delay = \"1\"", "reveal_delay", "reveal_delay must be a number from 0 to 10, "
+     "not '1'"),
+    ("reveal_delay = 1.0", "reveal_delay = 10.5", "reveal_delay", "reveal_delay must be a number from 0 to 10"),
+    ("debounce_ms = 20", "debounce_ms = true", "debounce_ms", "debounce_ms must be a number from 1 to 200, not True"),
+    ("rotate = 0 ", "rotate = 1.5 ", "rotate", "rotate must be a number from 0 to 3, not 1.5"),
+    ("i2c_bus = 1", "i2c_bus = 1\nspi_port = 0", "spi_port", "spi_port is for a display on SPI; this one is on "
+     "I2C (interface = 'i2c')"),
+    ("[host]", "[hosts]\n[host]", "[hosts]", "unknown section [hosts]"),
+    ("1 = [9, 10, 11, 12, 13, 14, 15, 16]", "1 = 9", "1 = 9", "[seats] 1 must be a list of 8 pins, one per button, "
+     "not 9"),
+    ("1 = [9, 10, 11, 12, 13, 14, 15, 16]", "1 = [9]", "1 = [9]", "seat 1 has 1 button; a pad has 8"),
+    ("4 = [33, 34, 35, 36, 37, 38, 39, 40]", "4 = [33, 34, 35, 36, 37, 38, 39, 40]\n" + "\n".join(
+        f"{n} = [{n}]" for n in range(5, 14)), "[seats]", "13 seats: a box wires 12 at most"),
+    ("undo = 8\n", "undo = 8\n[buzzer]\nkind = \"passive\"\n", "[buzzer]", "pin is missing in [buzzer]"),
+    ("undo = 8\n", "undo = 8\n[buzzer]\npin = 41\nvolume = 3\n", "volume",
+     "unknown key 'volume' in [buzzer]; expected one of kind, pin"),
 ])
 def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fragment, message):
     refused(tmp_path, DIRECT.read_text(), old, new, fragment, message)
@@ -78,7 +106,7 @@ def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fra
      "not 28"),
     ("columns = [19, 20, 21, 22, 23, 24, 25, 26]", "columns = [19, 20, 21, 22, 23, 24, 25]", "columns",
      "the matrix has 7 columns; it needs 8, one per button"),
-    ("host_row = 4\n", "", "[matrix]", "the host panel's row has no pin: [matrix] host_row"),
+    ("host_row = 4\n", "", "[matrix]", "host_row is missing in [matrix]"),
     ("1 = 5", "1 = [5]", "1 = [5]", "seat 1: in a matrix a seat is its row's one pin, not a list"),
     ("[matrix]", "[host]\nmenu = 14\n[matrix]", "[host]", "[host] is for wiring = \"direct\"; in a matrix the "
      "host panel is a row"),
@@ -91,6 +119,10 @@ def test_a_bad_direct_pin_map_is_refused_naming_its_line(tmp_path, old, new, fra
     ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
      "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 24\nreset = 2", "columns",
      "column 6: GPIO 24 is used twice (also by the display's dc, line 13)"),
+    ("columns = [19, 20, 21, 22, 23, 24, 25, 26]", "columns = 19", "columns",
+     "[matrix] columns must be a list of 8 pins, one per button, not 19"),
+    ("columns = [19, 20, 21, 22, 23, 24, 25, 26]\n", "", "[matrix]", "columns is missing in [matrix]"),
+    ("i2c_bus = 1", "i2c_bus = 11", "i2c_bus", "i2c_bus must be a number from 0 to 10, not 11"),
     ("interface = \"i2c\"       # \"i2c\" (GPIO 2 and 3) or \"spi\" (then spi_port, spi_device, dc and reset)\n"
      "i2c_bus = 1\ni2c_address = 0x3C", "interface = \"spi\"\ndc = 2\nreset = 3", "3 = 7",
      "seat 3's row: GPIO 7 is reserved for SPI0 CE1 (the display's bus)"),
@@ -128,6 +160,12 @@ def test_a_display_on_spi_takes_its_bus_and_frees_i2c_so_a_pi_header_wires_ten_s
     assert len(pinmap.seats) == 10
     refused(tmp_path, SPI, "10 = 27", "10 = 27\n11 = 9", "11 = 9", "seat 11's row: GPIO 9 is reserved for SPI0 MISO")
     refused(tmp_path, SPI, "reset = 3\n", "", "[display]", "a display on SPI needs its 'reset' pin")
+    refused(tmp_path, SPI, "reset = 3", "reset = 3\nspi_device = 2", "spi_device",
+            "spi_device must be a number from 0 to 1, not 2")  # port 0 has two chip selects, port 1 three
+    refused(tmp_path, SPI, "reset = 3", "reset = 3\nspi_port = 2", "spi_port",
+            "spi_port must be a number from 0 to 1, not 2")
+    refused(tmp_path, SPI, "reset = 3", "reset = 3\ni2c_address = 0x3C", "i2c_address",
+            "i2c_address is for a display on I2C; this one is on SPI (interface = 'spi')")
 
 
 def refused(tmp_path, good, old, new, fragment, message):
@@ -151,11 +189,68 @@ def test_a_missing_pin_map_is_a_clear_error(tmp_path):
 
 
 def test_the_box_does_not_start_on_a_bad_pin_map(tmp_path):
-    import subprocess
-    import sys
     path = write(tmp_path, GOOD.replace("2 = 6", "2 = 5"))
     done = subprocess.run([sys.executable, "-m", "device.cli", "--mock", "--pinmap", str(path),
                            "--data", str(tmp_path / "data")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "GPIO 5 is used twice" in done.stderr
     assert not (tmp_path / "data").exists()
+
+
+def without(text, section):
+    """`text` without `section`'s header and keys."""
+    kept, inside = [], False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("["):
+            inside = line.strip() == f"[{section}]"
+        if not inside:
+            kept.append(line)
+    return "".join(kept)
+
+
+@pytest.mark.parametrize("text, message", [
+    (without(GOOD, "matrix"), "the [matrix] section is missing (wiring = \"matrix\")"),
+    (without(DIRECT.read_text(), "host"), "the [host] section is missing (wiring = \"direct\")"),
+    (without(GOOD, "seats"), "the [seats] section is missing or empty"),
+    (GOOD.split("1 = 5")[0] + "[buzzer]\npin = 27\n", "the [seats] section is missing or empty"),
+])
+def test_a_missing_section_is_refused_naming_the_file(tmp_path, text, message):
+    with pytest.raises(ConfigError) as error:
+        load_pinmap(write(tmp_path, text))
+    assert str(error.value) == f"{tmp_path / 'pinmap.toml'}: {message}"
+
+
+def test_a_pin_map_that_is_not_utf8_cannot_be_read(tmp_path):
+    path = tmp_path / "pinmap.toml"
+    path.write_bytes(b"board = \"\xff\"\n")
+    with pytest.raises(ConfigError, match="cannot read the pin map"):
+        load_pinmap(path)
+
+
+def test_an_error_is_said_in_italian_to_an_italian_terminal(tmp_path):
+    text = GOOD.replace("2 = 6", "2 = 5")
+    with pytest.raises(ConfigError) as error:
+        load_pinmap(write(tmp_path, text))
+    where = f"{tmp_path / 'pinmap.toml'}:{line_of(text, '2 = 5')}"
+    assert error.value.said("it") == f"{where}: la riga del posto 2: il GPIO 5 è usato due volte (anche da la " \
+                                     f"riga del posto 1, riga {line_of(text, '1 = 5')})"
+    assert str(error.value) == f"{where}: seat 2's row: GPIO 5 is used twice (also by seat 1's row, line " \
+                               f"{line_of(text, '1 = 5')})"
+    path = write(tmp_path, GOOD.replace('board = "pi"', 'board = "zero"'))
+    done = subprocess.run([sys.executable, "-m", "device.cli", "--mock", "--pinmap", str(path), "--data",
+                           str(tmp_path / "data")], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "LANGUAGE": "it"})
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"{path}:5: board dev'essere uno tra cm, pi, non 'zero'\n"), done.stderr
+
+
+def test_every_error_the_pin_map_names_is_in_both_catalogs():
+    from tests.test_catalogs import messages, prose
+    source = Path(config.__file__)
+    assert prose(source) == []  # no sentence in the code: every word from the catalogs
+    named = {node.value for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("pinmap_")}
+    named = named - {"pinmap_board_"} | {f"pinmap_board_{board}" for board in config.BOARDS}  # an f-string's
+    assert len(named) > 35
+    for language in ("it", "en"):
+        assert [key for key in sorted(named) if ("cli", key) not in messages(language, "arbitro")] == []
