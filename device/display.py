@@ -63,7 +63,7 @@ def draw_screen(draw, screen):
 def qr_code(text):
     """The version 2 QR code of `text`: its rows of modules (1 dark, no quiet zone), with the strongest error
     correction the text fits in; None when it does not fit (a long host name)."""
-    import segno  # 1.3 MB (bench/qr.py), loaded with the first code drawn: a box resuming a game shows none
+    import segno  # 1.1 MB (bench/qr.py), loaded with the first code drawn: a box resuming a game shows none
 
     try:
         return segno.make_qr(text, version=2).matrix
