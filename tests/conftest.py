@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+import games
+from engine.games import register
 from engine.journal import Journal
 from engine.state_file import StateFile
 from engine.table import Table
@@ -10,6 +12,8 @@ from games.ponte import rules as ponte
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"  # the builder's files (its pinmap.toml: the default)
 DIRECT_PINMAP = HARDWARE / "pinmap-direct.toml"  # four pads, a pin per button
+
+register(games.ALL)  # every game, as the composition root (device/cli.py) registers them
 
 
 @pytest.fixture(autouse=True)
