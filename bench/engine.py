@@ -30,9 +30,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.journal import Journal  # noqa: E402
-from engine.games import GAMES  # noqa: E402
+import games  # noqa: E402
+from engine.games import GAMES, register  # noqa: E402
 from engine.rules import CHANCE, TERMINAL  # noqa: E402
 from engine.table import Table  # noqa: E402
+
+register(games.ALL)  # as the composition root does (device/cli.py): the engine imports no game
 
 
 def random_action(rules, state, rng, actors):

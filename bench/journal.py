@@ -52,13 +52,16 @@ GOALS = {"syncs": 2, "gap": 0.010, "median": 0.060, "p95": 0.100}
 def child(durability, presses, folder):
     """Play the presses on a fresh journal in `folder` with `durability`, a thread scanning the keys meanwhile;
     print the figures as JSON. The syncs are the shim's count (ARBITRO_SYNC_COUNT: a letter per sync)."""
+    import games
     from device.config import load_pinmap
     from device.pads import SCAN_PERIOD, MatrixPads
     from device.pins import mock_pins
     from engine import journal as journal_module
+    from engine.games import register
     from engine.journal import Journal
     from engine.rules import TERMINAL
     from engine.table import Table
+    register(games.ALL)  # as the composition root does (device/cli.py)
     if durability == "baseline":
         journal_module.DURABILITY = BASELINE
     count = Path(os.environ["ARBITRO_SYNC_COUNT"])

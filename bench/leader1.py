@@ -20,9 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.record import TABLE, lines_of_a_game  # noqa: E402
 from engine.journal import Journal  # noqa: E402
 from engine.record import GameRecord  # noqa: E402
-from engine.games import GAMES  # noqa: E402
+import games  # noqa: E402
+from engine.games import GAMES, register  # noqa: E402
 from engine.rules.protocol import HOST, PUBLIC  # noqa: E402
 from engine.table import Table  # noqa: E402
+
+register(games.ALL)  # as the composition root does (device/cli.py): the engine imports no game
 
 RULES = GAMES["leader1"].rules
 

@@ -13,8 +13,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.record import GameRecord, header  # noqa: E402
-from engine.games import GAMES  # noqa: E402
+import games  # noqa: E402
+from engine.games import GAMES, register  # noqa: E402
 from engine.rules import CHANCE, TERMINAL  # noqa: E402
+
+register(games.ALL)  # as the composition root does (device/cli.py): the engine imports no game
 
 TABLE = header("leader1", 4, {"supply": "box", "race": "tappe", "stages": 3})
 

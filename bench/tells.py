@@ -53,6 +53,7 @@ BOOTSTRAP = 2000
 
 def child(presses, folder, seed):
     """Play the presses on a fresh box in `folder`; print each press's kind, outcome, delays and syncs as JSON."""
+    import games
     from device import mock
     from device.box import Box
     from device.config import load_pinmap
@@ -60,10 +61,12 @@ def child(presses, folder, seed):
     from device.router import InputRouter
     from device.virtual_box import VirtualBox
     from device.web_port import WebPort
+    from engine.games import register
     from engine.journal import Journal
     from engine.table import Table
     from engine.timers import Scheduler
     from web_companion import create_app, streams
+    register(games.ALL)  # as the composition root does (device/cli.py)
 
     count = Path(os.environ["ARBITRO_SYNC_COUNT"])
     noted = {}  # this press's moments: "read", "tick"

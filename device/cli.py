@@ -15,6 +15,8 @@ import sys
 import threading
 from pathlib import Path
 
+import games
+from engine.games import register
 from engine.version import about
 
 from .games import presentation
@@ -439,6 +441,7 @@ COMMANDS = {"replay": replay_main, "check": check_main, "restore": restore_main,
 def main(argv=None):
     """`arbitro COMMAND …` runs that command; anything else runs the box."""
     argv = sys.argv[1:] if argv is None else argv
+    register(games.ALL)  # the composition root hands the registry every game: the engine imports none
     argparse_speaks_the_terminals_language()
     if argv[:1] and argv[0] in COMMANDS:
         return COMMANDS[argv[0]](argv[1:])

@@ -1,29 +1,31 @@
-"""The registry of every game the box referees. A game is one folder, `games/<name>/` (a package holding `GAME`,
-a `Game`), with every part of it inside: its declaration, rules, OLED pages, phone script and style, catalogs,
-player rules pages and rulings. The registry finds the games by scanning that one package: adding a game adds a
-folder and touches no shared module. Every layer finds a game's parts through its descriptor: the engine its
-rules, the box its OLED pages (a module path, imported by `device/`), the web side its phone parts (static files
-and a data module, resolved by `web_companion/`), the words their catalog folder. Parts of a higher layer are
-named by path, never imported here, so the layers still import only downward.
+"""The registry of every game the box referees. A game is one folder, `games/<name>/`, with every part of it
+inside: its declaration, rules, OLED pages, phone script and style, catalogs, player rules pages and rulings.
+The folder's `__init__.py` makes its descriptor (`GAME`, a `Game`) with `one_folder`, and `games/__init__.py`
+lists every game, in the order the box's menu shows them (`ALL`). Whoever starts a program hands that list to
+`register` — the composition root (`device/cli.py`, for the box and every `arbitro` command), the tests' root
+`conftest.py`, a bench — so the engine never imports a game, and a new game is a new folder plus its line in
+that list.
+
+A descriptor reaches each part of its game through a loader, a small function of the game's own folder whose
+plain import the type checker and import-linter see: `load_rules` imports its rules (called when a game of it is
+first played or replayed: a box keeps in memory the rules of the games played on it, not of all five),
+`load_oled` its OLED pages (called by `device/`), `phone.load_data` its phone data (called by `web_companion/`).
+The engine only calls them, never names a module of a higher layer, so the layers still import only downward.
 
 A descriptor carries what the box's menu and the host page show of every game before one is chosen (its
-`declaration`: name, title, seats, options, pad labels); its rules are a module path, imported when a game of it
-is first played or replayed: a box keeps in memory the rules of the games played on it, not of all five.
+`declaration`: name, title, seats, options, pad labels).
 """
-import importlib
-import importlib.util
-import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar
 
 from .rules.options import Option
 from .rules.protocol import JSON, Action, Actors, Outcomes, Prompt, Result, View, Viewer, refuse
 
 LOCALE = Path(__file__).parent / "locale"  # the box's own catalogs; a game keeps its own in its folder
-GAMES_PACKAGE = "games"  # where the registry finds every game, one folder (package) each
 
 
 S = TypeVar("S")  # a game's state: its own immutable data, opaque to everything but its rules
@@ -67,48 +69,49 @@ CONTRACT = tuple(name for protocol in (Named, Rules) for name, member in vars(pr
                  if not name.startswith("_") and (callable(member) or isinstance(member, property)))
 
 
-PublicLines = Callable[[Sequence[tuple[Any, Action]]], list[Action]]  # (state before, line) -> lines kept
-SecretDraw = Callable[[Any], tuple[int, ...] | None]  # a state -> the seats its due outcome is a secret of
+@dataclass(frozen=True)
+class Rulebook(Generic[S]):
+    """A game's rules and what they can do beyond the contract, typed on the game's state: what its `load_rules`
+    returns. Each capability is optional:
+
+    - `public_lines(steps)`: what a log exported mid-game keeps, from the (state before, line) steps played
+      (None: revealed picks only, `engine/rules/picks.py`);
+    - `secret_draw(state)`: the seats a chance outcome due now is a secret of (None: everyone may see it)."""
+    rules: Rules[S]
+    public_lines: Callable[[Sequence[tuple[S, Action]]], list[Action]] | None = None
+    secret_draw: Callable[[S], tuple[int, ...] | None] | None = None
 
 
 @dataclass(frozen=True)
 class Phone:
     """A game's parts on the phone: its panels' script and stylesheet (paths under `folder`, served by the box),
-    and the module whose `DATA` its panels need beside their words (None: words only)."""
+    and the loader of the `DATA` its panels need beside their words (None: words only)."""
     folder: Path
     script: str | None = None
     style: str | None = None
-    data: str | None = None
+    load_data: Callable[[], Mapping[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
 class Game:
-    """One game: its declaration, its rules and where each layer finds the rest.
+    """One game: its declaration and how each layer reaches the rest.
 
     - `declaration`: a module with the game's `NAME`, `TITLE`, `SEATS`, `OPTIONS` (its rules hold the same) and
       `PAD_LABELS` (the words printed on a pad's strip, button 1 first; empty: the pads follow the prompt).
-    - `rules_module`: the module of its rules, imported on first use (`rules`).
-    - `oled`: the module of its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.py.
+    - `load_rules`: imports its rules, with their capabilities (a `Rulebook`); called on first use (`rules`).
+    - `load_oled`: imports its OLED pages (`live`, `chapters`, `result`, `summary`), see device/games.py.
     - `phone`: its phone parts; `rules_pages`: the folder of its player rules pages (`<name>.<lang>.md`).
     - `locale`: the folder of its catalogs (`<lang>/LC_MESSAGES/<name>.po`).
-    - Capabilities, each optional: `capabilities` names the functions of its rules it has among
-      `public_lines(steps)` (what a log exported mid-game keeps; default: revealed picks only) and
-      `secret_draw(state)` (the seats a chance outcome due now is a secret of); `secret_options` (table options
-      under which chance deals secrets), `open_information` (nothing is ever secret), `draws` (the box draws
-      something — dice, cards — so there is a seal worth showing at the start).
+    - `draws`: the box draws something — dice, cards — so there is a seal worth showing at the start.
 
     `one_folder` makes it from a game's folder, where every part has its place.
     """
     declaration: Declaration
-    rules_module: str
-    oled: str
+    load_rules: Callable[[], Rulebook[Any]]
+    load_oled: Callable[[], ModuleType]
     phone: Phone
     rules_pages: Path
     locale: Path
-    order: int = 100  # where the box's menu lists it, lowest first
-    capabilities: tuple[str, ...] = ()
-    secret_options: dict[str, JSON] | None = None
-    open_information: bool = False
     draws: bool = False
 
     @property
@@ -132,40 +135,41 @@ class Game:
         return self.declaration.PAD_LABELS
 
     @cached_property
-    def rules(self) -> Rules[Any]:  # the engine holds a game's states without looking into them
-        """Its rules, imported the first time they are asked for; refused when they break the contract."""
-        rules = importlib.import_module(self.rules_module)
-        missing = [name for name in CONTRACT if not hasattr(rules, name)]
+    def rulebook(self) -> Rulebook[Any]:  # the engine holds a game's states without looking into them
+        """Its rules and their capabilities, imported the first time they are asked for; refused when the rules
+        break the contract."""
+        book = self.load_rules()
+        missing = [name for name in CONTRACT if not hasattr(book.rules, name)]
         if missing:
-            raise TypeError(f"{rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
-        return cast(Rules[Any], rules)
+            raise TypeError(f"{book.rules!r} does not follow the rules contract (missing: {', '.join(missing)})")
+        return book
 
     @property
-    def public_lines(self) -> PublicLines | None:
-        return cast(PublicLines | None, self._capability("public_lines"))
+    def rules(self) -> Rules[Any]:
+        return self.rulebook.rules
 
     @property
-    def secret_draw(self) -> SecretDraw | None:
-        return cast(SecretDraw | None, self._capability("secret_draw"))
+    def public_lines(self) -> Callable[[Sequence[tuple[Any, Action]]], list[Action]] | None:
+        return self.rulebook.public_lines
 
-    def _capability(self, name: str) -> object:
-        return getattr(self.rules, name) if name in self.capabilities else None
+    @property
+    def secret_draw(self) -> Callable[[Any], tuple[int, ...] | None] | None:
+        return self.rulebook.secret_draw
 
 
-def one_folder(package: str, declaration: Declaration, **parts: Any) -> Game:
-    """The game in the folder of `package` (its dotted name), each part where a game's folder keeps it:
-    `rules.py`, `oled.py`, `phone.py` (when its panels need data beside their words), `static/<name>.js` and
-    `.css`, `pages/<name>.<lang>.md`, `locale/<lang>/LC_MESSAGES/<name>.po`."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise TypeError(f"no game folder {package!r}")
-    here, name = Path(next(iter(spec.submodule_search_locations))), declaration.NAME
-    static = here / "static"
+def one_folder(folder: Path, declaration: Declaration, load_rules: Callable[[], Rulebook[Any]],
+               load_oled: Callable[[], ModuleType], load_phone: Callable[[], Mapping[str, Any]] | None = None, *,
+               draws: bool = False) -> Game:
+    """The game whose folder (a package) is `folder`, reached through its loaders, each other part where a game's
+    folder keeps it: `static/<name>.js` and `.css`, `pages/<name>.<lang>.md`, `locale/<lang>/LC_MESSAGES/<name>.po`
+    (`load_phone`: when its panels need data beside their words, its `phone.py`)."""
+    if not (folder / "__init__.py").is_file():
+        raise TypeError(f"no game folder {str(folder)!r}")
+    name, static = declaration.NAME, folder / "static"
     phone = Phone(static, script=f"{name}.js" if (static / f"{name}.js").exists() else None,
-                  style=f"{name}.css" if (static / f"{name}.css").exists() else None,
-                  data=f"{package}.phone" if (here / "phone.py").exists() else None)
-    return Game(declaration, f"{package}.rules", oled=f"{package}.oled", phone=phone, rules_pages=here / "pages",
-                locale=here / "locale", **parts)
+                  style=f"{name}.css" if (static / f"{name}.css").exists() else None, load_data=load_phone)
+    return Game(declaration, load_rules, load_oled, phone, rules_pages=folder / "pages", locale=folder / "locale",
+                draws=draws)
 
 
 GAMES: dict[str, Game] = {}  # log name -> Game, in the order the box's menu lists them
@@ -174,18 +178,16 @@ GAMES: dict[str, Game] = {}  # log name -> Game, in the order the box's menu lis
 DECLARED = ("NAME", "TITLE", "SEATS", "OPTIONS", "PAD_LABELS")  # what a descriptor's declaration holds
 
 
-def register(game: Game) -> Game:
-    """Add `game` (a Game) to the registry, in its menu place. Its declaration must hold every name of DECLARED
-    and its rules module must exist; the rules themselves are checked against the contract when first imported."""
-    missing = [name for name in DECLARED if not hasattr(game.declaration, name)]
-    if missing:
-        raise TypeError(f"{game.declaration!r} does not declare a game (missing: {', '.join(missing)})")
-    if importlib.util.find_spec(game.rules_module) is None:
-        raise TypeError(f"no rules module {game.rules_module!r} for {game.name!r}")
-    listed = sorted([*(g for g in GAMES.values() if g.name != game.name), game], key=lambda g: g.order)
-    GAMES.clear()
-    GAMES.update((g.name, g) for g in listed)
-    return game
+def register(games: Iterable[Game]) -> None:
+    """Add `games` to the registry, in their order (the box's menu lists them so; one registered again keeps its
+    place), or none of them when a declaration lacks a name of DECLARED; the rules are checked against the contract
+    when first imported."""
+    listed = list(games)
+    for game in listed:
+        missing = [name for name in DECLARED if not hasattr(game.declaration, name)]
+        if missing:
+            raise TypeError(f"{game.declaration!r} does not declare a game (missing: {', '.join(missing)})")
+    GAMES.update((game.name, game) for game in listed)
 
 
 def unregister(name: str) -> None:
@@ -197,15 +199,3 @@ def game(name: JSON) -> Game:
     if not isinstance(name, str) or name not in GAMES:
         raise refuse("unknown_game", game=name, games=", ".join(sorted(GAMES)))
     return GAMES[name]
-
-
-def _found() -> None:
-    """Import every game folder of the `games` package: each registers its `GAME` as it is made (a folder imported
-    before the registry, as a rules test does, registers itself once this scan is over)."""
-    folders = importlib.import_module(GAMES_PACKAGE)
-    for module in pkgutil.iter_modules(folders.__path__):
-        if module.ispkg:
-            importlib.import_module(f"{GAMES_PACKAGE}.{module.name}")
-
-
-_found()

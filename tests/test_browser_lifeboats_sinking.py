@@ -9,7 +9,7 @@ from games.lifeboats import rules as L
 from tests.browser import SCREENSHOTS, Server, pair, post, screenshot
 from tests.test_browser_biglietti_moment import Phones, table, wait_oled
 from tests.test_browser_phones import PHONE
-from tests.test_lifeboats_sinking import to_a_vote_after_a_sinking
+from games.lifeboats.tests.test_lifeboats_sinking import to_a_vote_after_a_sinking
 
 pytestmark = pytest.mark.browser
 

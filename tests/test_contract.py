@@ -3,6 +3,7 @@ by registering. Random legal games end; listed actions are accepted and others r
 only legal actions; exports replay; views carry the required keys; and two tables that differ only in one
 seat's secret pick serve every other viewer the same bytes, on every endpoint and stream event, until the
 reveal."""
+import functools
 import itertools
 import json
 import random
@@ -16,7 +17,7 @@ from engine.record import GameRecord, header
 from engine.replay import replay
 from engine.games import GAMES
 from engine.rules import CHANCE, HOST, PUBLIC, TERMINAL, Rejected
-from engine.rules.options import label
+from engine.rules.options import CHOICE, label
 from engine.rules.protocol import Prompt
 from engine.table import Table
 from engine.words import render as worded
@@ -50,6 +51,61 @@ def random_game(rules, seed, undo_rate=0.0):
         steps += 1
         assert steps < MAX_STEPS, "a random legal game did not end"
     return table
+
+
+def random_states(rules, seats, options, seed):
+    """The states of a random legal game of `rules` (chance drawn at random too), in order."""
+    rng = random.Random(seed)
+    state = rules.setup(seats, options)
+    for _ in range(MAX_STEPS):
+        yield state
+        actors = rules.current_actors(state)
+        if actors == TERMINAL:
+            return
+        if actors == CHANCE:
+            outcomes, weights = zip(*rules.chance_outcomes(state))
+            state = rules.apply(state, rng.choices(outcomes, weights)[0])
+        else:
+            state = rules.apply(state, rng.choice(rules.legal_actions(state, rng.choice(list(actors)))))
+
+
+@functools.cache
+def asks_secret_picks(game):
+    """Whether random games of `game` (the fewest seats, as the secrecy tests play it) ask a seat for a secret pick
+    among two choices or more: worked out from the game, so a game cannot forget to say it has secrets."""
+    rules = game.rules
+    for seed in range(4):
+        for state in random_states(rules, rules.SEATS[0], {}, seed):
+            actors = rules.current_actors(state)
+            prompts = [] if actors in (CHANCE, TERMINAL) else [rules.prompt(state, seat) for seat in actors]
+            if any(p.secret and len(p.choices) > 1 for p in prompts):
+                return True
+    return False
+
+
+@functools.cache
+def secret_dealing_options(game):
+    """Table options under which chance deals one seat a secret (`secret_draw`) that stays one while the table
+    plays on (a seat acts before another secret is drawn), worked out from the game: each choice option's
+    values are tried, the rest left at their defaults. None when no such table came up."""
+    rules = game.rules
+    choices = [option for option in rules.OPTIONS if option.kind == CHOICE]
+    for values in itertools.product(*(option.choices for option in choices)):
+        options = {option.name: value for option, value in zip(choices, values)}
+        for seed in range(2):
+            dealt = False
+            try:
+                for state in random_states(rules, rules.SEATS[0], options, seed):
+                    actors = rules.current_actors(state)
+                    if actors == CHANCE and game.secret_draw(state):
+                        if dealt:
+                            break  # another secret came before anyone played on
+                        dealt = True
+                    elif actors not in (CHANCE, TERMINAL) and dealt:
+                        return options
+            except Rejected:  # options that do not go together
+                break
+    return None
 
 
 @pytest.fixture(params=sorted(GAMES))
@@ -203,10 +259,10 @@ def secret_fork(sides, rng, later=0.4):
 @pytest.mark.parametrize("seed", range(4))
 def test_two_tables_differing_in_one_secret_pick_look_the_same_to_everyone_else(game, rules, seed, make_box,
                                                                                tmp_path, monkeypatch):
-    if game.open_information:
-        pytest.skip("an open-information game has no secret to keep")
     if game.secret_draw:
         pytest.skip("this game's secrets are chance draws: the next test forks on one")
+    if not asks_secret_picks(game):
+        pytest.skip("random play asks for no secret pick: an open-information game has no secret to keep")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     rng = random.Random(seed)
     seats = rules.SEATS[0]
@@ -284,6 +340,8 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     tables that drew two different outcomes serve every other viewer the same bytes until it is revealed."""
     if not game.secret_draw:
         pytest.skip("this game's secrets are picks, or it has none: the test above forks on one")
+    options = secret_dealing_options(game)
+    assert options is not None, "no table came up where chance deals a seat a secret while play goes on"
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     monkeypatch.setattr(chance_module, "draw", forking_draw)
     rng = random.Random(seed)
@@ -291,7 +349,7 @@ def test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else(
     sides, sources = [], [Forked(seed, 0), Forked(seed, 1)]
     for name, source in zip("ab", sources):
         box = make_box(data=tmp_path / name, pins=MockFactory(revision="a020a0"), dice=source)
-        box.table.new_game(rules.NAME, seats, game.secret_options)
+        box.table.new_game(rules.NAME, seats, options)
         sides.append(Side(box, seats))
     a, b = sides
     heard = [Heard(side.box) for side in sides]
@@ -386,7 +444,7 @@ def test_two_tables_differing_in_one_secret_pick_look_and_sound_the_same_whateve
     put its reason on the OLED ("il giocatore 1 non ha quella carta") and played the refusal buzz; the virtual
     box's page printed it; a taken press moved the public version and sent every phone a view while a refused
     one sent nothing, so a phone on the Wi-Fi and a glance at whose hand moved told the two apart."""
-    if game.open_information or game.secret_draw:
+    if game.secret_draw or not asks_secret_picks(game):
         pytest.skip("no secret pick to fork on (open information, or secrets dealt by chance)")
     monkeypatch.setattr(api, "KEEP_ALIVE", 0.002)
     counted = [pad_presses_on_a_fork(rules, seed, make_box, tmp_path) for seed in range(4)]

@@ -31,7 +31,7 @@ JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) |
 
 @pytest.fixture(autouse=True)
 def moneta():
-    games.register(MONETA)
+    games.register([MONETA])
     yield
     games.unregister(MONETA.name)
 

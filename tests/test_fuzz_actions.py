@@ -32,7 +32,7 @@ COUNTED = {}
 
 @pytest.fixture
 def moneta():
-    games.register(MONETA)
+    games.register([MONETA])
     yield
     games.unregister(MONETA.name)
 

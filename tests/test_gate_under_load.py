@@ -16,7 +16,8 @@ ORDERED = ["tests/test_contract.py::test_two_tables_differing_in_one_secret_pick
            "tests/test_contract.py::test_two_tables_differing_in_one_secret_draw_look_the_same_to_everyone_else",
            "tests/test_contract.py::test_two_tables_differing_in_one_secret_pick_look_and_sound_the_same_whatever_"
            "its_seat_presses",
-           "tests/test_biglietti_secrecy.py", "tests/test_streams.py", "tests/test_pads.py", "tests/test_sounds.py"]
+           "games/biglietti/tests/test_biglietti_secrecy.py", "tests/test_streams.py", "tests/test_pads.py",
+           "tests/test_sounds.py"]
 HOGS = 2
 
 

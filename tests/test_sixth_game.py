@@ -1,10 +1,10 @@
 """A sixth game added as one folder: "Moneta" lives only under tests/sixth_game and touches no shared file: it is
-registered at run time (engine.games `register`), as each folder of games/ registers itself. Every layer
+registered at run time (engine.games `register`), as the composition root registers the list of games/. Every layer
 finds it: the contract suite, the table, the journal and replay, the box's pads and OLED, the phone page and its
 parts, the rules pages, the catalogs and the pad labels."""
-import importlib.machinery
+import ast
+import inspect
 import json
-import sys
 import types
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +16,7 @@ from device import screens
 from device.labels import layout
 from device.web_port import WebPort
 from engine import games
+from engine.games import Rulebook
 from engine.replay import replay
 from engine.rules import PUBLIC, Rejected
 from tests import test_contract as contract
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def moneta():
-    games.register(MONETA)
+    games.register([MONETA])
     yield MONETA
     games.unregister(MONETA.name)
 
@@ -57,18 +58,20 @@ def test_no_shared_module_names_a_game_or_its_draws():
         assert not named and not drawn, (path, named, drawn)
 
 
-def test_every_game_is_one_folder_found_by_scanning_it():
+def test_every_game_is_one_folder_listed_by_the_games_package():
     """Defect: Ponte was 14 files in 9 folders, joined by module names built from its name. Now every part a
-    layer finds through a game's descriptor is inside its folder, games/<name>/, and the folders are all the
-    registry lists."""
+    layer finds through a game's descriptor is inside its folder, games/<name>/, reached through loaders of that
+    folder, and the folders are all games/__init__.py lists: the registry, in that order."""
     from engine.games import GAMES as OURS
+    from games import ALL
     folders = {p.name for p in (ROOT / "games").iterdir() if (p / "__init__.py").exists()}
     assert folders == set(OURS) == {"ponte", "lifeboats", "leader1", "biglietti", "shangrila"}
+    assert list(OURS) == [game.name for game in ALL] == ["ponte", "lifeboats", "leader1", "biglietti", "shangrila"]
     for name, game in OURS.items():
         here = ROOT / "games" / name
-        modules = [game.rules_module, game.oled, game.declaration.__name__] + [game.phone.data] * bool(game.phone.data)
-        for module in modules:
-            assert Path(importlib.util.find_spec(module).origin).parent == here, module
+        loaders = [game.load_rules, game.load_oled] + [game.phone.load_data] * bool(game.phone.load_data)
+        for module in [game.rules, game.load_oled(), game.declaration, *map(inspect.getmodule, loaders)]:
+            assert Path(module.__file__).parent == here, module
         parts = [game.phone.folder / game.phone.script, game.phone.folder / game.phone.style,
                  *(game.rules_pages / f"{name}.{lang}.md" for lang in ("it", "en")),
                  *(game.locale / lang / "LC_MESSAGES" / f"{name}.po" for lang in ("it", "en")), here / "rulings.md"]
@@ -78,9 +81,9 @@ def test_every_game_is_one_folder_found_by_scanning_it():
 
 def test_the_sixth_game_has_the_shape_of_ours(moneta):
     """The sixth game's folder is made by the same function as ours, with each part where ours keep it."""
-    assert MONETA.rules_module == "tests.sixth_game.rules" and MONETA.oled == "tests.sixth_game.oled"
+    assert MONETA.rules is rules and MONETA.load_oled().__name__ == "tests.sixth_game.oled"
     assert MONETA.phone.folder == ROOT / "tests/sixth_game/static" and MONETA.phone.script == "moneta.js"
-    assert MONETA.locale == ROOT / "tests/sixth_game/locale" and MONETA.phone.data is None
+    assert MONETA.locale == ROOT / "tests/sixth_game/locale" and MONETA.phone.load_data is None
 
 
 def test_an_unregistered_game_is_refused_by_name():
@@ -89,26 +92,42 @@ def test_an_unregistered_game_is_refused_by_name():
 
 
 def test_a_folder_that_is_no_package_is_refused():
-    with pytest.raises(TypeError, match="no game folder 'tests.sixth_game.rules'"):
-        games.one_folder("tests.sixth_game.rules", rules)
+    static = ROOT / "tests/sixth_game/static"
+    with pytest.raises(TypeError, match=f"no game folder '{static}'"):
+        games.one_folder(static, rules, MONETA.load_rules, MONETA.load_oled)
 
 
-def test_a_descriptor_that_declares_no_game_or_no_rules_module_is_refused():
+def test_a_descriptor_that_declares_no_game_is_refused_and_nothing_of_its_list_registered():
     with pytest.raises(TypeError, match=r"does not declare a game \(missing: NAME, TITLE, SEATS, OPTIONS, PAD_LABELS"):
-        games.register(replace(MONETA, declaration=object(), oled="nowhere"))
-    with pytest.raises(TypeError, match="no rules module 'tests.sixth_game.nowhere' for 'moneta'"):
-        games.register(replace(MONETA, rules_module="tests.sixth_game.nowhere", oled="nowhere"))
-    assert "nowhere" not in [g.oled for g in games.GAMES.values()]
+        games.register([MONETA, replace(MONETA, declaration=object())])
+    assert MONETA.name not in games.GAMES
 
 
-def test_rules_that_break_the_contract_are_refused_when_first_loaded_naming_what_they_lack(monkeypatch):
+def test_no_module_imports_by_a_name_held_as_a_string():
+    """Defect: the registry found the games by importing `games.<folder>` by name, the box a game's OLED pages
+    and the web side its phone data by module paths its descriptor held: five `importlib.import_module` calls,
+    and two import cycles import-linter could not see. Now a game is reached by plain imports only (the list of
+    games/__init__.py, the loaders of its folder): no module of the engine, the box, the web side or a game
+    imports a module whose name it holds as a string."""
+    found, scanned = [], 0
+    for layer in ("engine", "device", "web_companion", "games"):
+        for path in (ROOT / layer).rglob("*.py"):
+            scanned += 1
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                called = node.func if isinstance(node, ast.Call) else None
+                name = getattr(called, "attr", getattr(called, "id", None))
+                named = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
+                if name in ("import_module", "__import__") or "import_module" in named:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert scanned > 80 and not found, found
+
+
+def test_rules_that_break_the_contract_are_refused_when_first_loaded_naming_what_they_lack():
     """Defect: on Python 3.11 (no `__protocol_attrs__`) the refusal said "missing:" and named nothing."""
     almost = types.ModuleType("almost")
     almost.__dict__.update(dict.fromkeys(("NAME", "TITLE", "SEATS", "OPTIONS", "setup", "current_actors",
                                           "chance_outcomes", "legal_actions", "apply", "prompt")))
-    almost.__spec__ = importlib.machinery.ModuleSpec("almost", None)
-    monkeypatch.setitem(sys.modules, "almost", almost)
-    game = replace(MONETA, rules_module="almost")
+    game = replace(MONETA, load_rules=lambda: Rulebook(almost))
     with pytest.raises(TypeError, match=r"\(missing: view, result\)$"):
         game.rules
 

@@ -1,8 +1,7 @@
-"""What a game's phone panels need beside its words: the `DATA` of the module its descriptor names
-(engine/games.py `Phone.data`: a game's `phone.py`). Its words are in the catalogs."""
-import importlib
+"""What a game's phone panels need beside its words: the data its descriptor's loader gives (engine/games.py
+`Phone.load_data`: a game's `phone.py`). Its words are in the catalogs."""
 
 
 def data(game):
     """The phone data of `game` (a Game), {} when its panels need none."""
-    return importlib.import_module(game.phone.data).DATA if game.phone.data else {}
+    return game.phone.load_data() if game.phone.load_data else {}

@@ -19,8 +19,8 @@ there as ``Rules``) exposes:
 - ``view(state, viewer) -> dict``: what ``viewer`` (a seat, ``PUBLIC`` or ``HOST``) may see. Every public view
   has ``game``, ``over`` and ``result`` (``None`` until over, then winners, losers and draw).
 - ``result(state)``: ``None`` until over.
-Its optional capabilities (``public_lines``, ``secret_draw``, open information, pad labels) are declared in its
-``engine.games.Game`` descriptor, never looked up by name.
+Its optional capabilities (``public_lines``, ``secret_draw``) are typed fields of the ``engine.games.Rulebook`` its
+descriptor's loader returns, its pad labels are in its declaration: none is looked up by name.
 
 States and actions are plain data; actions have the shape of a game-log line (see docs/log-format.md).
 Seats count from 0 in actions, states and logs; messages people read count from 1 and carry no rule codes.

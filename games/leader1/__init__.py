@@ -1,14 +1,23 @@
-"""Leader 1: the whole game in this folder, declared here (what its menu shows, its rules, its parts)."""
-from typing import TYPE_CHECKING
+"""Leader 1: the whole game in this folder, declared here (what its menu shows, where each layer finds its
+parts)."""
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-from engine.games import Rules, one_folder, register
+from engine.games import Rulebook, one_folder
 
 from . import declaration
 
-GAME = register(one_folder(__name__, declaration, order=3, capabilities=("public_lines", "secret_draw"),
-                           secret_options=declaration.SECRET_OPTIONS, draws=True))
 
-if TYPE_CHECKING:  # the type checker holds the rules to the contract; the box imports them when first played
+def load_rules() -> Rulebook[Any]:
+    """Its rules, imported when a game of it is first played: the type checker holds them to the contract here."""
     from . import rules
+    return Rulebook[rules.State](rules, public_lines=rules.public_lines, secret_draw=rules.secret_draw)
 
-    RULES: Rules[rules.State] = rules
+
+def load_oled() -> ModuleType:  # its OLED pages, for the box
+    from . import oled
+    return oled
+
+
+GAME = one_folder(Path(__file__).parent, declaration, load_rules, load_oled, draws=True)

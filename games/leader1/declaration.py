@@ -67,6 +67,3 @@ OPTIONS = (
            shape=rows(how_many_of(TILE_VALUES), count=3, flat=True)),
     Option("punctures", CHOICE, "each", choices=("each", "all")),
 )
-# A table where something stays secret: the box holds the supply tiles (a stage race: no tiles drawn all at once
-# before the start; three stages: many moves that may pass a feed zone)
-SECRET_OPTIONS = {"supply": "box", "race": "tappe", "stages": 3}

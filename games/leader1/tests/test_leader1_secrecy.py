@@ -7,16 +7,18 @@ from device import screens
 from device.cursor import NEXT
 from device.screens import COLUMNS
 from device.texts import text
-from engine.games import GAMES
 from games.leader1 import rules as L
 from tests.conftest import virtual
 
 KINDS = set(L.TITLES.values()) | {"choose_start", "choose_spaces", "choose_move", "choose_rider"}
+# The box holds the supply tiles (a stage race: no tiles drawn all at once before the start; three stages: many
+# moves that may pass a feed zone)
+SECRET_OPTIONS = {"supply": "box", "race": "tappe", "stages": 3}
 
 
 def test_a_leader1_prompt_is_labelled_secret_exactly_when_the_oled_does_not_show_its_choices(make_box):
     box = make_box(seed=5)
-    box.table.new_game("leader1", 2, GAMES["leader1"].secret_options)  # the box holds the supply tiles
+    box.table.new_game("leader1", 2, SECRET_OPTIONS)
     lang, rng = box.router.lang, random.Random(5)
     seen, with_tiles = set(), set()
     while KINDS - seen:

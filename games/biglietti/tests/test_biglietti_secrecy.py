@@ -6,7 +6,7 @@ from gpiozero.pins.mock import MockFactory
 
 from web_companion import api
 
-from .test_contract import Side
+from tests.test_contract import Side
 
 SEATS = 8
 C = 0

@@ -7,7 +7,7 @@ import pytest
 from device.screens import COLUMNS
 from engine.words import lookup
 from games.biglietti import oled
-from tests.test_biglietti_rules import Game, A, I, N, S
+from .test_biglietti_rules import Game, A, I, N, S
 from tests.test_catalogs import messages
 
 WORDS = {

@@ -1,0 +1,1 @@
+"""Rette sich wer kann's own tests: its rules and rulings, and what it shows (run by `make check`; not in the wheel)."""
