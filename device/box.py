@@ -68,8 +68,8 @@ class Box:
 
     # -- the host's actions: the host's phone and the host menu alike ---------------------------------------
     def host_act(self, act):
-        """act(table) as the host, under the table's lock; the menu closes, the cursors start over and the OLED
-        follows once."""
+        """act(table) as the host, one input of the box's (device/composer.py); the menu closes, the cursors start
+        over and the OLED follows once."""
         with self.composer.batch():
             result = act(self.table)
             self.menu.mode = None
@@ -94,14 +94,14 @@ class Box:
 
     def set_language(self, language):
         """The box's language, kept across restarts (a StateFileError when it cannot be written down)."""
-        with self.table.lock:
+        with self.composer.batch():
             self.language.keep(language)
 
     # -- phones ----------------------------------------------------------------------------------------
     def pair_code(self, target):
         """A code that pairs a phone with `target`, ("seat", n) or ("host",): the host menu shows it on the OLED,
         the host's phone on its own screen. The OLED is refreshed when it expires (the menu then says so)."""
-        with self.table.lock:
+        with self.composer.batch():
             seats = self.table.seats if target[0] == "seat" else None
             code = self.pairing.open(target, seats)
             self.schedule(self.pairing.window + 0.1, self.composer.refresh)

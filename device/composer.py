@@ -3,6 +3,7 @@ an overlay (a seat's cursor, a phone that joined) until the next input, then the
 the presenter, or the table as it stands with a pad's open cursor). A refusal or a fault takes the title. The
 display's own thread puts each screen on the panel."""
 import contextlib
+import threading
 from dataclasses import replace
 
 from . import screens
@@ -27,6 +28,8 @@ class ScreenComposer:
         self._game_id = self._seats = None  # the game the presenter has caught up with
         self._undo_told = None  # the version whose undo the title has told
         self._batched = 0  # inputs of the box's own under way: the OLED follows once, when they are done
+        self._lock = threading.RLock()  # the composer's own: one input, or one refresh, at a time
+        self._stale = False  # the table changed since the OLED last followed it
         table.subscribe(self._table_changed)
         language.subscribe(self._language_changed)
 
@@ -36,9 +39,10 @@ class ScreenComposer:
 
     @contextlib.contextmanager
     def batch(self):
-        """An input of the box's own, under the table's lock: the OLED is refreshed once, when the outermost
+        """An input of the box's own, under the composer's lock: the OLED is refreshed once, when the outermost
         input is done, not again for each change the table announces meanwhile."""
-        with self.table.lock:
+        self._lock.acquire()
+        try:
             self._batched += 1
             try:
                 yield
@@ -46,20 +50,37 @@ class ScreenComposer:
                 self._batched -= 1
                 if not self._batched:
                     self.refresh()
+        finally:
+            self._lock.release()
+            self._catch_up()
 
-    def _table_changed(self, version):
-        if not self._batched:  # a change from elsewhere (a phone, the host page, a timer): the OLED follows it
-            self.refresh()
+    def _table_changed(self, moment):
+        """Under the table's lock: an input under way follows it when done; else (a timer, the web side) the OLED
+        follows it now if no input holds the composer, or the input that does, once it is done. Never waits for
+        the composer, which waits for the table."""
+        self._stale = True
+        self._catch_up()
+
+    def _catch_up(self):
+        while self._stale and self._lock.acquire(blocking=False):
+            try:
+                if self._batched:
+                    return  # its end refreshes
+                self.refresh()
+            finally:
+                self._lock.release()
 
     def _language_changed(self, language):
-        with self.table.lock:
+        with self._lock:
             self.presenter.catch_up(self.table.view("public"))  # the pages read so far stay read
             self.refresh()
 
     def refresh(self):
-        with self.table.lock:
-            view = self.table.view("public")
-            self._follow(view)
+        with self._lock:
+            self._stale = False
+            moment = self.table.moment
+            view = moment.view("public")
+            self._follow(moment, view)
             if self.menu.is_open:
                 screen = self.menu.screen()
             elif self.overlay:
@@ -67,22 +88,22 @@ class ScreenComposer:
             elif view.get("game") is None:
                 screen = screens.no_game(self.lang, self.url)
             else:
-                screen = (self.presenter.is_live and not view["over"] and self._waiting_cursor()
+                screen = (self.presenter.is_live and not view["over"] and self._waiting_cursor(moment)
                           or self.presenter.screen(view))
-            title = self.notice or self._fault()  # a refusal or a fault has the title
+            title = self.notice or self._fault(moment)  # a refusal or a fault has the title
             if title:
                 screen = replace(screen, title=title)
             self.display.show(screen)  # the display's own thread sends it, off this lock
 
-    def _follow(self, view):
-        """Catch up with `view`: a new or resumed game (nothing of it to read yet), result pages it adds (a
-        reveal, with its sound), an undo (told in the title, from wherever it came)."""
-        if self.table.game_id != self._game_id:
+    def _follow(self, moment, view):
+        """Catch up with `view` (of `moment`): a new or resumed game (nothing of it to read yet), result pages it
+        adds (a reveal, with its sound), an undo (told in the title, from wherever it came)."""
+        if moment.game_id != self._game_id:
             self.presenter.catch_up(view)
-            self._game_id = self.table.game_id
+            self._game_id = moment.game_id
             self.cursors.clear()
-            if self.table.seats and self.table.seats != self._seats:
-                self._seats = self.table.seats
+            if moment.seats and moment.seats != self._seats:
+                self._seats = moment.seats
                 if self._when_new_game:
                     self._when_new_game(self._seats)
         else:
@@ -97,19 +118,19 @@ class ScreenComposer:
             self._undo_told = view["version"]
             self.notice = text(self.lang, "undone_seat", who=screens.seat(self.lang, undone["seat"]))
 
-    def _waiting_cursor(self):
+    def _waiting_cursor(self, moment):
         """The open choice a pad's cursor makes now, from the first frame: where the cursor stands and its
         keys (None when no wired seat chooses by cursor)."""
-        for seat in range(min(self.wired_seats, self.table.seats)):
-            prompt = self.table.prompt(seat)
+        for seat in range(min(self.wired_seats, moment.seats)):
+            prompt = moment.prompt(seat)
             shown = prompt.on_cursor() if prompt is not None and prompt.pad is None else None  # never a private choice
             if shown is not None:
                 cursor = self.cursors.setdefault(seat, Cursor())
                 cursor.follow(shown)
-                return screens.cursor(self.lang, self.table.game, seat, shown, cursor.label(), cursor.group)
+                return screens.cursor(self.lang, moment.game, seat, shown, cursor.label(), cursor.group)
         return None
 
-    def _fault(self):
+    def _fault(self, moment):
         """The title while the journal cannot be written: nothing is taken until it can."""
-        fault = self.table.fault
+        fault = moment.fault
         return text(self.lang, "storage_full" if fault == "full" else "storage_failing") if fault else None

@@ -81,8 +81,7 @@ class InputRouter:
         return self._handed(("seat", seat, button))
 
     def _seat_pressed(self, seat, button):
-        with self.table.lock:
-            return self._guarded(("seat", seat, button), lambda: self._seat_press(seat, button))
+        return self._guarded(("seat", seat, button), lambda: self._seat_press(seat, button))
 
     def _seat_press(self, seat, button):
         composer = self.composer
@@ -98,7 +97,8 @@ class InputRouter:
         return outcome
 
     def _pad_press(self, seat, button, prompt):
-        """A press of the seat's pad, its prompt asked once for the whole input (_seat_input)."""
+        """A press of the seat's pad, its prompt asked once for the whole input (_seat_input): "moved", "phone",
+        or the action it makes for the table to answer."""
         if not seat < self.table.seats:
             raise refuse("not_at_table", player=seat + 1, seats=self.table.seats)
         if prompt is not None and prompt.pad is None:
@@ -109,19 +109,16 @@ class InputRouter:
         action = cursor.press(prompt, seat, button)
         if action is None:  # the cursor moved: show where it stands (an open choice, seen by all)
             return "moved"
-        return self.table.act(action)
+        return action
 
     def seat_act(self, seat, action):
         """An action from the seat's phone (or from the host for a seat with neither pad nor phone): the same
         rules and rejections as its pad."""
-        def act(_prompt):
-            if not isinstance(action, dict) or action.get("seat") != seat:
-                raise refuse("not_your_action", player=seat + 1, seat=seat)
-            return self.table.act(action)
-        return self._seat_input(seat, act)
+        return self._seat_input(seat, lambda _prompt: action)
 
     def _seat_input(self, seat, act, **about):
-        """act(the seat's prompt) for an input of `seat`; what the table and the OLED make of its outcome."""
+        """act(the seat's prompt) for an input of `seat`, "moved", "phone" or an action for the table to answer;
+        what the table and the OLED make of its outcome."""
         composer = self.composer
         with composer.batch():
             mark = composer.presenter.mark()
@@ -134,33 +131,40 @@ class InputRouter:
             # over public choices only, so the table hears of those as of any other.
             hidden = asked is not None and (asked.secret or (asked.is_private and "button" not in about))
             try:
-                outcome = {"seat": seat, **about, "status": act(asked)}
+                made = act(asked)
+            except Rejected as e:
+                made = e
+            refusal = None
+            if not isinstance(made, str):  # an action, or a refusal the pad found: the table answers it
+                made, refusal, hidden = self.table.answer(seat, made, pad="button" in about)
+            if refusal is None:
+                outcome = {"seat": seat, **about, "status": made}
                 if hidden:
                     outcome["secret"] = True
-                if outcome["status"] == "moved":
+                if made == "moved":
                     cursor = self.cursors[seat]
                     composer.overlay = screens.cursor(self.lang, self.table.game, seat, cursor.prompt,
                                                       cursor.label(), cursor.group)
-                elif outcome["status"] == "phone":  # the table sees only that the seat is choosing
+                elif made == "phone":  # the table sees only that the seat is choosing
                     composer.overlay = screens.secret_choice(self.lang, seat)
                 else:
                     composer.presenter.dismiss(mark)  # an action ends the reading of earlier results
                 composer.notice = None
-            except Rejected as e:
+            else:
                 # The reason, worded where it is read: the OLED's language here, the phone's by the web side.
-                outcome = {"seat": seat, **about, "status": "rejected", "code": e.code,
-                           "error": render(self.lang, e.message), "refusal": e}
+                outcome = {"seat": seat, **about, "status": "rejected", "code": refusal.code,
+                           "error": render(self.lang, refusal.message), "refusal": refusal}
                 if "button" in about and self.when_pad_refused is not None:
-                    self.when_pad_refused(seat, e.message)
+                    self.when_pad_refused(seat, refusal.message)
                 if hidden:
                     # The OLED is public: a refused secret press shows nothing (its reason, the button, even
                     # that it was refused could tell what the seat holds or picked); the seat reads it alone.
                     outcome["secret"] = True
                     composer.notice = None
                     # A pad's press, seen by the table, of a seat that has picked: refused does all that taken
-                    # does. (Its phone offers only what the seat may pick: a refusal there is a request of its
-                    # own making, refused as any bad input, changing nothing.)
-                    if "button" in about and self.table.stand(seat):
+                    # does, its pick taken again by the table's answer. (Its phone offers only what the seat may
+                    # pick: a refusal there is a request of its own making, refused as any bad input.)
+                    if "button" in about and asked is not None and asked.current is not None:
                         composer.presenter.dismiss(mark)
                 else:
                     composer.notice = f"{screens.seat(self.lang, seat)}: {text(self.lang, 'rejected')}"
@@ -173,11 +177,10 @@ class InputRouter:
         return self._handed(("host", name))
 
     def _host_pressed(self, name):
-        with self.table.lock:
-            if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
-                self._menu_presses += 1
-                self._schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
-            return self._guarded(("host", name), lambda: self._host_press(name))
+        if name == "menu":  # held for power_off_hold seconds, it asks to power the box off
+            self._menu_presses += 1
+            self._schedule(self.power_off_hold, lambda press=self._menu_presses: self._menu_held(press))
+        return self._guarded(("host", name), lambda: self._host_press(name))
 
     def _host_press(self, name):
         composer = self.composer
@@ -210,10 +213,10 @@ class InputRouter:
         if failure not in self._failures:
             self._failures.add(failure)
             log.error("the box could not take %s", key, exc_info=error)  # its traceback, outside the except
-        self.composer.notice = text(self.lang, reason)
         self._sound("refused")
         try:
-            self.composer.refresh()
+            with self.composer.batch():  # refreshed as it ends
+                self.composer.notice = text(self.lang, reason)
         except Exception:
             log.exception("the OLED could not be updated")
         return {"status": "rejected", "error": reason}

@@ -38,20 +38,19 @@ class VirtualBox:
     def pad_labels(self, seat):
         """What each of the seat's 8 buttons does now (the printed labels of a game, or the cursor's keys), in
         the box's language."""
-        box, lang = self.box, self.box.language.value
-        with box.table.lock:
-            prompt = box.table.prompt(seat) if seat < box.table.seats else None
-            game = box.table.game
-            if prompt is not None and prompt.pad is None:
-                shown = prompt.on_cursor()  # the keys the cursor has, as the router drives it: no private choice
-                keys = dict(zip(SPARE, shown.keys if shown else ()))
-                return [text(lang, KEY_WORDS[b]) if b in KEY_WORDS else
-                        text(lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
-            if prompt is not None:
-                labels = [choice.label if choice else "" for choice in prompt.pad]
-            else:
-                labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
-            return [text(lang, label, game) if label else "" for label in labels]
+        table, lang = self.box.table, self.box.language.value
+        prompt = table.prompt(seat) if seat < table.seats else None
+        game = table.game
+        if prompt is not None and prompt.pad is None:
+            shown = prompt.on_cursor()  # the keys the cursor has, as the router drives it: no private choice
+            keys = dict(zip(SPARE, shown.keys if shown else ()))
+            return [text(lang, KEY_WORDS[b]) if b in KEY_WORDS else
+                    text(lang, keys[b], game) if keys.get(b) else "" for b in range(1, 9)]
+        if prompt is not None:
+            labels = [choice.label if choice else "" for choice in prompt.pad]
+        else:
+            labels = list(GAMES[game].pad_labels or [""] * 8) if game else [""] * 8
+        return [text(lang, label, game) if label else "" for label in labels]
 
     def oled_png(self):
         """The OLED's image as the panel shows it: each frame is a new image, so it is encoded off every lock."""
