@@ -125,7 +125,8 @@ class OpenCode:
 
 @dataclass(frozen=True)
 class CloseCode:
-    target: tuple
+    """The code shown on the OLED leaves the screen: it ends (unless another has taken its place)."""
+    code: Any
 
 
 @dataclass(frozen=True)
