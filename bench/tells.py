@@ -4,7 +4,7 @@ may show on a public channel (issue 51): both must sound their tick as the key i
 public view as soon, so that how long a press took tells nothing.
 
 Each run is a child process: a real Box on mock pins (the default key matrix, scanned on its thread, the pads'
-presses applied on the router's thread as `box.start()` has it) with a real Journal in a temporary folder, Ponte
+presses stepped on the box's thread as `box.start()` has it) with a real Journal in a temporary folder, Ponte
 with 3 seats dealt by the box, and one phone following the public stream (a `streams.Follower` whose connection
 notes when each `view` event is written to it). Seat 0 picks a card; seats 1 and 2 never do, so the round stays
 open. Then PRESSES presses of seat 0's pad through the mock pins as a finger would, in a random order, a random
@@ -58,7 +58,6 @@ def child(presses, folder, seed):
     from device.box import Box
     from device.config import load_pinmap
     from device.pins import mock_pins
-    from device.router import InputRouter
     from device.virtual_box import VirtualBox
     from device.web_port import WebPort
     from engine.games import register
@@ -70,12 +69,12 @@ def child(presses, folder, seed):
 
     count = Path(os.environ["ARBITRO_SYNC_COUNT"])
     noted = {}  # this press's moments: "read", "tick"
-    reading = InputRouter.seat_pressed
+    reading = Box.seat_pressed
 
-    def seat_pressed(router, seat, button):  # the scanner read the key: the moment every delay starts from
+    def seat_pressed(box, seat, button):  # the scanner read the key: the moment every delay starts from
         noted.setdefault("read", time.perf_counter())
-        return reading(router, seat, button)
-    InputRouter.seat_pressed = seat_pressed  # before the box is made: its pads are handed the router's method
+        return reading(box, seat, button)
+    Box.seat_pressed = seat_pressed  # before the box is made: its pads are handed the box's method
 
     class Noted(streams.Queued):
         """The public phone's connection: when each version's view was first written to it."""

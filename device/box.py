@@ -1,35 +1,45 @@
-"""The box: one table and the parts that make it a box on the table. It only composes them:
+"""The box: one table and the parts that make it a box on the table — the pads and the host panel, the OLED, the
+buzzer, the language and the phones' pairing — around its face (device/face.py), a pure reducer.
 
-- the input router (device/router.py): the pads and the host panel, and a phone's actions for a seat, to the table;
-- the screen composer (device/composer.py): what the OLED shows, over the display's own thread;
-- the host menu (device/menu.py), whose host actions take the phones' path (`new_game`, `undo`, `end_game` here);
-- the box's language (device/language.py), one setting every part reads as it draws;
-- the phones' pairing (engine/pairing.py) and the buzzer's sounds.
+A press goes one way: the pads read a key (its tick sounds at once) and post `Pressed`; the box's one thread
+steps the face with it and does the effects it asks for (an action for the table, a code, a sound); what those
+lead to — the table's new moments, posted by its subscriber under the table's lock, and the answers — is queued
+behind them and stepped in the order it happened; the OLED shows the face's screen once per batch. The phones
+and the host page act on the table from their own threads and post what they did. Nothing is rendered under the
+table's lock, and nothing the face decides depends on a secret: it sees the table only as device/seen.py draws it.
 
-The web side reaches it through one port (device/web_port.py), never directly."""
+The web side reaches the box through one port (device/web_port.py), never directly."""
+import collections
+import contextlib
 import logging
+import threading
 import time
 
+from engine.journal import StorageError
 from engine.pairing import Pairing
+from engine.rules import Rejected
 from engine.state_file import MemoryState, StateFileError
 from engine.timers import Scheduler
 
-from . import memory, screens
-from .composer import ScreenComposer
+from . import face, memory, screens
 from .config import HOST_BUTTONS
 from .display import Display
+from .effects import (Act, Acted, Answered, ChooseLanguage, CloseCode, CodeOpened, CodeOver, Failed, HostAct,
+                      HostActed, HostDone, Joined, LanguageChanged, NewSeats, OpenCode, PowerOff, PoweredOff,
+                      Pressed, Sound, TableChanged, WaitHeld, Held)
 from .language import Language
-from .menu import HostMenu
-from .router import InputRouter
+from .pads import make_pads
+from .seen import seen as seen_of
 from .sounds import Sounds
-from .texts import text
 
 log = logging.getLogger(__name__)
+
+POWER_OFF_HOLD = 5.0  # seconds Menu is held before the box asks to power off
 
 
 class Box:
     host_buttons = HOST_BUTTONS
-    power_off_hold = InputRouter.power_off_hold
+    power_off_hold = POWER_OFF_HOLD
 
     def __init__(self, table, pinmap, device, *, power_off, url=None, clock=time.monotonic, schedule=None,
                  pin_factory=None, state=None):
@@ -47,93 +57,226 @@ class Box:
         self.pairing = Pairing(self.state, clock)
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
                        if pinmap.buzzer is not None else None)
-        cursors = {}  # seat -> the Cursor of its pad: moved by the inputs, drawn by the composer
-        self.menu = HostMenu(table, self, self.wired_seats, self.language, url=url, power_off=power_off,
-                             pairing=self.pairing, pair_code=self.pair_code)
-        self.composer = ScreenComposer(table, self.menu, self.display, self.language, cursors,
-                                       wired_seats=self.wired_seats, url=url, sound=self.sound,
-                                       when_new_game=self._void_seat_tokens)
-        self.router = InputRouter(table, pinmap, self.menu, self.composer, cursors, sound=self.sound, clock=clock,
-                                  schedule=self.schedule, pin_factory=pin_factory)
-        self.pads = self.router.pads
-        self.composer.refresh()
+        self._power_off = power_off
+        self._failures = set()  # errors already logged, so a fault that lasts is logged once
+        self._listeners = []  # listener(key, outcome) for every press's outcome
+        self._events = collections.deque()
+        self._waiting = threading.Condition()
+        self._stepping = threading.Lock()  # held by whoever steps the face: its thread, or a test's before start
+        self._thread = None
+        self.seen = seen_of(table.moment, self.wired_seats)
+        self.face = face.start(face.Panel(self.wired_seats, url, self.pairing.window), self.language.value)
+        self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=self.schedule,
+                              pin_factory=pin_factory)
+        table.subscribe(lambda moment: self.post(TableChanged(moment)))
+        self.language.subscribe(lambda language: self.post(LanguageChanged(language)))
+        self.post(TableChanged(table.moment))  # catch up with the table as it stands (a game resumed)
 
     @property
     def wired_seats(self):
         return len(self.pinmap.seats)
 
+    @property
+    def menu(self):
+        """The host menu as it stands (device/menu.py)."""
+        return self.face.menu
+
+    def subscribe_presses(self, listener):
+        """listener(key, outcome) once the press of each pad or host key has done what it does (the virtual box
+        answers a click with it; a seat's phone hears its pad's refusals). Called on the box's thread."""
+        self._listeners.append(listener)
+
+    # -- the face's one thread ----------------------------------------------------------------------------
     def start(self):
-        """Read the pads on their own and apply their presses on the router's thread."""
-        self.router.start()
+        """Read the pads on their own and step the face on the box's thread; until then (tests driving the pads by
+        hand) whoever posts an event steps it."""
+        self._thread = threading.Thread(target=self._run, name="box", daemon=True)
+        self._thread.start()
+        self.pads.start()
 
-    # -- the host's actions: the host's phone and the host menu alike ---------------------------------------
-    def host_act(self, act):
-        """act(table) as the host, under the table's lock; the menu closes, the cursors start over and the OLED
-        follows once."""
-        with self.composer.batch():
-            result = act(self.table)
-            self.menu.mode = None
-            self.composer.cursors.clear()
-            return result
+    def post(self, *events):
+        """Queue events for the face: stepped in the order they came, after those before them."""
+        with self._waiting:
+            self._events.extend(events)
+            self._waiting.notify()
+        if self._thread is None:
+            while self._stepping.acquire(blocking=False):  # busy elsewhere (or further up this thread): it steps it
+                try:
+                    self._step_queued()
+                finally:
+                    self._stepping.release()
+                with self._waiting:
+                    if not self._events:
+                        return
 
-    def new_game(self, game, seats, options=None):
-        """Start a game: seats beyond the pads the pin map wires play from phones (or through the host). The last
-        game's pages are forgotten and the memory it held is handed back to the system (device/memory.py)."""
-        self.host_act(lambda table: table.new_game(game, seats, options))
+    @contextlib.contextmanager
+    def _input(self):
+        """An input from a phone or the host page, which the table answers and the face then hears of: until the
+        box is started, its events are stepped once it is done (one screen for it, as on the box's thread)."""
+        if self._thread is not None:
+            yield
+            return
+        with self._stepping:  # posts meanwhile only queue
+            yield
+        self.post()
+
+    def _run(self):
+        while True:
+            with self._waiting:
+                self._waiting.wait_for(lambda: self._events)
+                if self._events[0] is None:
+                    return
+            with self._stepping:
+                self._step_queued()
+
+    def _step_queued(self):
+        """Step every event queued (and those they lead to), then show the screen once."""
+        while True:
+            with self._waiting:
+                if not self._events or self._events[0] is None:
+                    break
+                event = self._events.popleft()
+            if isinstance(event, TableChanged):
+                self.seen = seen_of(event.moment, self.wired_seats)
+            self.face, effects = face.step(self.face, event, self.seen)
+            for effect in effects:
+                self._do(effect)
+        try:
+            self.display.show(face.screen(self.face, self.seen))  # the display's own thread sends it
+        except Exception:
+            log.exception("the OLED could not be updated")
+
+    # -- what the face asks for ----------------------------------------------------------------------------
+    def _do(self, effect):
+        kind = type(effect)
+        if kind is Sound:
+            self.sound(effect.name)
+        elif kind is Answered:
+            for listener in self._listeners:
+                listener(effect.key, effect.outcome)
+        elif kind is Act:
+            self._asked(effect.key, lambda: Acted(effect.seat, effect.key,
+                                                  self.table.answer(effect.seat, effect.action, pad=True),
+                                                  effect.since))
+        elif kind is HostAct:
+            self._asked(effect.key, lambda: self._host_act(effect))
+        elif kind is OpenCode:
+            self._asked(effect.key, lambda: CodeOpened(self.pair_code(effect.target), effect.key))
+        elif kind is CloseCode:
+            if self.pairing.showing(effect.code.target) == effect.code:  # never a newer code, the host's phone's
+                self.pairing.close(effect.code.target)
+        elif kind is ChooseLanguage:
+            self.language.choose(effect.language)
+        elif kind is PowerOff:
+            self.post(PoweredOff(self._power_off(), effect.key))
+        elif kind is WaitHeld:
+            self.schedule(self.power_off_hold, lambda: self._menu_held(effect.press))
+        elif kind is NewSeats:
+            try:
+                self.pairing.new_table(effect.seats)
+            except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
+                log.exception("could not forget the phones of the last seat count")
+        else:
+            raise TypeError(f"not an effect of the box: {effect!r}")
+
+    def _asked(self, key, answer):
+        """Post what answer() gives; any error refuses the key's press where the table sees it, logged once."""
+        try:
+            self.post(answer())
+        except Exception as e:
+            reason = ("storage_full" if e.full else "storage_failing") if isinstance(e, StorageError) else "box_error"
+            failure = (type(e), str(e))
+            if failure not in self._failures:
+                self._failures.add(failure)
+                log.error("the box could not take %s", key, exc_info=e)
+            self.post(Failed(key, reason))
+
+    def _host_act(self, effect):
+        try:
+            if effect.kind == "new_game":
+                self._new_game(*effect.args)
+            else:
+                (self.table.undo if effect.kind == "undo" else self.table.end_game)()
+        except Rejected as e:
+            return HostDone(effect.kind, effect.key, e)
+        return HostDone(effect.kind, effect.key)
+
+    def _menu_held(self, press):
+        if self.pads.is_pressed(("host", "menu")):
+            self.post(Held(press))
+
+    # -- inputs -----------------------------------------------------------------------------------------
+    def seat_pressed(self, seat, button):
+        self.sound("tick")  # the key's feedback, as it is read: its sound never waits on what the press does
+        self.post(Pressed(("seat", seat, button)))
+
+    def host_pressed(self, name):
+        self.sound("tick")
+        self.post(Pressed(("host", name)))
+
+    def seat_act(self, seat, action):
+        """An action from the seat's phone (or from the host for a seat with neither pad nor phone): the same
+        rules and rejections as its pad. Its outcome, its refusal's words in the box's language."""
+        with self._input():
+            since = self.table.version
+            answer = self.table.answer(seat, action)
+            self.post(Acted(seat, None, answer, since))
+        return face.outcome(seat, None, answer, self.language.value)
+
+    # -- the host's actions from the host's phone ---------------------------------------------------------
+    def _new_game(self, game, seats, options=None):
+        """The last game's pages are forgotten and the memory it held is handed back to the system."""
+        self.table.new_game(game, seats, options)
         screens.forget_pages()
         memory.release()
 
+    def new_game(self, game, seats, options=None):
+        with self._input():
+            self._new_game(game, seats, options)
+            self.post(HostActed("new_game"))
+
     def undo(self):
-        self.host_act(lambda table: table.undo())
+        with self._input():
+            self.table.undo()
+            self.post(HostActed("undo"))
 
     def end_game(self):
-        self.host_act(lambda table: table.end_game())
-
-    def seat_act(self, seat, action):
-        return self.router.seat_act(seat, action)
+        with self._input():
+            self.table.end_game()
+            self.post(HostActed("end"))
 
     def set_language(self, language):
         """The box's language, kept across restarts (a StateFileError when it cannot be written down)."""
-        with self.table.lock:
-            self.language.keep(language)
+        self.language.keep(language)
 
     # -- phones ----------------------------------------------------------------------------------------
     def pair_code(self, target):
         """A code that pairs a phone with `target`, ("seat", n) or ("host",): the host menu shows it on the OLED,
-        the host's phone on its own screen. The OLED is refreshed when it expires (the menu then says so)."""
-        with self.table.lock:
-            seats = self.table.seats if target[0] == "seat" else None
-            code = self.pairing.open(target, seats)
-            self.schedule(self.pairing.window + 0.1, self.composer.refresh)
-            return code
+        the host's phone on its own screen. A code it replaces, and this one when it expires, are over."""
+        seats = self.table.seats if target[0] == "seat" else None
+        before = self.pairing.showing(target)
+        code = self.pairing.open(target, seats)
+        if before is not None and before != code:
+            self.post(CodeOver(before))
+        self.schedule(self.pairing.window + 0.1, lambda: self.post(CodeOver(code)))
+        return code
 
     def pair(self, code, address=None):
         """A phone typed `code`: (what it holds now, its token), told to the whole table on the OLED — so a seat
         taken by the wrong phone is seen at once. Raises PairingRefused."""
-        return self._joined(lambda: self.pairing.enter(code, address))
+        return self._joined(self.pairing.enter(code, address))
 
     def pair_link(self, key):
         """A phone opened the link of a code's QR code: as `pair`."""
-        return self._joined(lambda: self.pairing.follow(key))
+        return self._joined(self.pairing.follow(key))
 
-    def _joined(self, enter):
-        with self.composer.batch():
-            target, token = enter()
-            self.menu.paired(target)
-            lang = self.language.value
-            self.composer.notice = None
-            self.composer.overlay = screens.Screen(text(lang, "phone_joined"), (screens.who(lang, target),))
-            self.sound("reveal")
-            return target, token
+    def _joined(self, entered):
+        target, token = entered
+        self.post(Joined(target))
+        return target, token
 
     def has_phone(self, seat):
         return self.pairing.holds(("seat", seat), self.table.seats)
-
-    def _void_seat_tokens(self, seats):
-        try:
-            self.pairing.new_table(seats)
-        except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
-            log.exception("could not forget the phones of the last seat count")
 
     # -- output ----------------------------------------------------------------------------------------
     def sound(self, name):
@@ -143,8 +286,13 @@ class Box:
     def close(self):
         """The presses already read are applied, then the OLED says the box stopped (unless it says it powers
         off) and every part closes."""
-        self.router.close()
-        if self.menu.mode != "off":
+        self.pads.close()
+        if self._thread is not None:
+            with self._waiting:
+                self._events.append(None)
+                self._waiting.notify()
+            self._thread.join(10)
+        if self.face.menu.mode != "off":
             self.display.show(screens.box_message(self.language.value, "stopped"))
         self.display.close()
         if self.sounds:

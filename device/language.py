@@ -1,6 +1,7 @@
-"""The box's language: one setting that every part drawing the OLED (the menu, the presenter, the screen
-composer, the virtual box) reads as it draws, kept across restarts."""
+"""The box's language: one setting that every part drawing the OLED (the box's face, the virtual box) and the
+phones read, kept across restarts."""
 import logging
+import threading
 
 from engine.state_file import StateFileError
 
@@ -13,6 +14,7 @@ class Language:
         self._state = state
         self.value = state.read().get("language", default)
         self._listeners = []
+        self._lock = threading.Lock()  # the menu and a phone choosing at once: written and told in one order
 
     def subscribe(self, listener):
         """listener(language) each time it changes."""
@@ -25,10 +27,11 @@ class Language:
 
     def keep(self, language):
         """Change it, written down first (a StateFileError when it cannot be: it is then not changed)."""
-        data = self._state.read()
-        data["language"] = language
-        self._state.write(data)
-        self._changed(language)
+        with self._lock:
+            data = self._state.read()
+            data["language"] = language
+            self._state.write(data)
+            self._changed(language)
 
     def choose(self, language):
         """From the box's own menu: a language that cannot be written down is still shown, and said in the log."""
@@ -36,4 +39,5 @@ class Language:
             self.keep(language)
         except StateFileError:
             log.exception("could not keep the language chosen in the menu")
-            self._changed(language)
+            with self._lock:
+                self._changed(language)

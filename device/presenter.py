@@ -1,65 +1,57 @@
 """Paces what the OLED shows: results stay, page by page, until an OK or the next input. The table's state
 never waits for it. The game's presentation gives its results as chapters with stable keys; a chapter is
-queued when it first appears, and an undo that takes one back drops its unread pages."""
+queued when it first appears, and an undo that takes one back drops its unread pages. `Pages` is a value: each
+change gives the next one, the box's face keeps it."""
+from dataclasses import dataclass, replace
+
 from . import screens
 
 
-class Presenter:
-    def __init__(self, language):
-        self.language = language  # the box's (device/language.py), read as it draws
-        self.pages = []  # result pages queued for reading
-        self.index = 0
-        self._chapters = {}  # key -> pages of it already queued
+@dataclass(frozen=True)
+class Pages:
+    pages: tuple = ()  # result pages queued for reading
+    versions: tuple = ()  # the table's version that queued each page
+    index: int = 0  # the page shown; len(pages) when the table as it stands is shown
+    chapters: tuple = ()  # (key, pages) of every chapter queued, in order
 
-    def reset(self):
-        self.pages, self.index, self._chapters = [], 0, {}
+    def catch_up(self, view, lang):
+        """Afresh on `view`, every result so far counted as read (a resumed game, a new language)."""
+        caught = Pages().update(view, lang)
+        return replace(caught, index=len(caught.pages))
 
-    def catch_up(self, view):
-        """Start afresh on `view` with every result so far counted as read (a resumed game, a new
-        language)."""
-        self.reset()
-        self.update(view)
-        self.index = len(self.pages)
-
-    def update(self, view):
-        """Queue the result pages that `view` adds."""
+    def update(self, view, lang):
+        """The pages with those `view` adds queued (its version tags them)."""
         if view.get("game") is None:
-            self.reset()
-            return
-        found = dict(screens.chapters(view, self.language.value))
-        if any(found.get(key) != pages for key, pages in self._chapters.items()):
-            del self.pages[self.index:]  # an undo took results back: unread pages are stale
-            self._chapters = {key: pages for key, pages in self._chapters.items() if found.get(key) == pages}
-        for key, pages in found.items():
-            if key not in self._chapters:
-                self.pages.extend(pages)
-                self._chapters[key] = pages
+            return Pages()
+        found = dict(screens.chapters(view, lang))
+        pages, versions, index, chapters = self.pages, self.versions, self.index, self.chapters
+        if any(found.get(key) != queued for key, queued in chapters):
+            pages, versions = pages[:index], versions[:index]  # an undo took results back: unread pages are stale
+            chapters = tuple((key, queued) for key, queued in chapters if found.get(key) == queued)
+        known = dict(chapters)
+        for key, added in found.items():
+            if key not in known:
+                pages += tuple(added)
+                versions += (view["version"],) * len(added)
+                chapters += ((key, added),)
+        return Pages(pages, versions, index, chapters)
 
-    def mark(self):
-        return len(self.pages)
-
-    def dismiss(self, mark):
-        """Someone acted: results queued before `mark` are done with."""
-        if self.index < mark:
-            self.index = mark
+    def dismiss(self, since):
+        """Someone acted at `since`: results queued up to that version are done with."""
+        read = sum(1 for version in self.versions if version <= since)
+        return replace(self, index=read) if self.index < read else self
 
     def ok(self):
-        """Next page; False when there was none to leave."""
-        if self.index < len(self.pages):
-            self.index += 1
-            return True
-        return False
+        """The next page, or None when there was none to leave."""
+        return replace(self, index=self.index + 1) if self.index < len(self.pages) else None
 
     def back(self):
-        if self.index > 0:
-            self.index -= 1
+        return replace(self, index=self.index - 1) if self.index > 0 else self
 
     @property
     def is_live(self):
         """No result page is waiting to be read: the table as it stands is shown."""
         return self.index >= len(self.pages)
 
-    def screen(self, view):
-        if self.index < len(self.pages):
-            return self.pages[self.index]
-        return screens.live(view, self.language.value)
+    def screen(self, view, lang):
+        return self.pages[self.index] if self.index < len(self.pages) else screens.live(view, lang)

@@ -14,14 +14,6 @@ class WebPort:
         self.host_buttons = tuple(box.host_buttons)
         self.power_off_hold = box.power_off_hold
 
-    @property
-    def when_pad_refused(self):
-        return self._box.router.when_pad_refused
-
-    @when_pad_refused.setter
-    def when_pad_refused(self, listener):
-        self._box.router.when_pad_refused = listener
-
     # -- the table, read
     @property
     def version(self):
@@ -54,6 +46,9 @@ class WebPort:
         self._table.subscribe(listener)
 
     # -- the box
+    def subscribe_presses(self, listener):
+        self._box.subscribe_presses(listener)
+
     @property
     def wired_seats(self):
         return self._box.wired_seats
@@ -81,10 +76,10 @@ class WebPort:
         self._box.new_game(game, seats, options)
 
     def undo(self):
-        self._box.host_act(lambda table: table.undo())
+        self._box.undo()
 
     def end_game(self):
-        self._box.host_act(lambda table: table.end_game())
+        self._box.end_game()
 
     def set_language(self, language):
         self._box.set_language(language)

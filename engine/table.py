@@ -2,8 +2,10 @@
 
 Pad presses and phone requests become actions; chance is drawn from each game's committed seed (engine/chance.py:
 the commitment is public from the start, the seed is revealed at the end); every applied line is journaled
-before the input is acknowledged; subscribers hear of each new version. One lock
-serialises every input, so button threads and web threads never race.
+before the input is acknowledged. One lock, the table's own, serialises every input, so button threads and web
+threads never race. Each change hands out the table as it now stands, a `Moment` (engine/moment.py): an
+immutable value that every reader (the OLED, the phones, the host) reads without the lock, so a reader never
+holds up a press and a press never waits for a reader's rendering.
 """
 from __future__ import annotations  # the type checker's names (Rules) are imported for it alone
 
@@ -19,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, cast
 
 from .chance import Committed, Dice, Unverifiable, new_seed
 from .journal import DamagedGame, Journal, JournalError
+from .moment import Moment
 from .record import UNDO, GameRecord, header
-from .rules import TERMINAL, Rejected
+from .rules import Rejected
 from .rules.protocol import JSON, Action, Actors, Prompt, View, Viewer, refuse
 from .rules import picks as secret
 from .timers import Scheduler
@@ -44,6 +47,13 @@ class Held(NamedTuple):
     due: bool = False  # the delay is over and the reveal could not be written yet: the round is closed
 
 
+class Answer(NamedTuple):
+    """What the table made of a seat's input (`Table.answer`)."""
+    status: str  # "applied", "held", "undone" or "rejected"
+    refusal: Rejected | None  # why it was rejected
+    secret: bool  # the outcome is the seat's alone: no public channel may tell it
+
+
 class Table:
     def __init__(self, journal: Journal | None = None, *, random: Random | None = None,
                  seeds: Callable[[], bytes] = new_seed, reveal_delay: float = 0.0, schedule: Schedule | None = None,
@@ -54,8 +64,7 @@ class Table:
         Scheduler, or the tests' clock; a Scheduler of the table's own, closed with it, when None). A pick that
         completes a round is held for `reveal_delay` seconds, during which every seat may still change its pick.
         `now()` dates each game's start, for the history."""
-        # One re-entrant lock for every input; the box's presentation shares it, so there is one lock order.
-        self.lock = self._lock = threading.RLock()
+        self._lock = threading.RLock()  # every input's: re-entrant, as undo is an act too
         self._journal = journal or Journal()
         self._random = random
         self._seeds = seeds
@@ -66,22 +75,23 @@ class Table:
         self._schedule = schedule
         self._now = now
         self._finished: dict[int, dict[str, JSON]] = {}  # game id -> its history entry: it never changes
-        self._subscribers: list[Callable[[int], object]] = []
+        self._subscribers: list[Callable[[Moment], object]] = []
         self._pending: Held | None = None  # a held round-completing pick
         # The seat whose action the last undo took back, and the version it made: that version's views say so
         self._undone: tuple[int, int] | None = None
         self._undoing: int | None = None
-        self.fault: str | None = self._journal.fault  # "full" or "failing" while the journal refuses writes
+        self._fault: str | None = self._journal.fault  # "full" or "failing" while the journal refuses writes
         # (the last version the journal held, the version a phone had seen) when the journal lost acknowledged
         # actions (`seen`): said on every phone until the next game
-        self.lost: tuple[int, int] | None = None
+        self._lost: tuple[int, int] | None = None
         self._game_id: int | None
         self._record: GameRecord | None
         self._dice: Dice | None
         self._game_id, self._record, self._dice = self._load()
-        self.version = self._journal.version
+        self._version = self._journal.version
         with self._lock:
             self._resume_held()
+            self._moment = self._now_standing()
 
     def _load(self) -> tuple[int, GameRecord, Dice] | tuple[None, None, None]:
         last = self._journal.last_game()
@@ -171,73 +181,81 @@ class Table:
                               f"({e})") from None
         self._pending = Held(held, self._schedule(self.reveal_delay, self._reveal_held))
 
-    # -- what the table shows -------------------------------------------------------------------------
+    # -- what the table shows: its latest moment, read without the lock -----------------------------------------
+    @property
+    def moment(self) -> Moment:
+        """The table as it stands: replaced whole, under the lock, at every change."""
+        return self._moment
+
+    def _now_standing(self) -> Moment:
+        """Under the lock: the moment the table is at now."""
+        record, dice = self._record, self._dice
+        undone = self._undone[1] if self._undone and self._undone[0] == self._version else None
+        if record is None or dice is None:
+            return Moment(self._version, None, None, None, None, undone, self._fault, self._lost)
+        state = secret.hold(record.state, self._pending.action) if self._pending else record.state
+        return Moment(self._version, self._game_id, record.rules, state, dice.public(revealed=record.is_over),
+                      undone, self._fault, self._lost, game=cast(str, record.header["game"]),
+                      seats=cast(int, record.header["seats"]))
+
+    @property
+    def version(self) -> int:
+        return self._moment.version
+
     @property
     def game(self) -> str | None:
-        return cast(str, self._record.header["game"]) if self._record else None
+        return self._moment.game
 
     @property
     def game_id(self) -> int | None:
         """The journal's number of the current game: phones' seat tokens are good for this game only."""
-        return self._game_id if self._record else None
+        return self._moment.game_id
 
-    def _state(self) -> Any:
-        state = self._require_game().state
-        return secret.hold(state, self._pending.action) if self._pending else state
+    @property
+    def fault(self) -> str | None:
+        """Why the journal refuses writes, "full" or "failing" (nothing is acknowledged until it takes them); None."""
+        return self._moment.fault
+
+    @property
+    def lost(self) -> tuple[int, int] | None:
+        return self._moment.lost
 
     @property
     def state(self) -> Any:
         """The game's whole state as the table holds it (a held pick locked in), every secret included: for the
-        engine's own tools and tests. What people see is drawn from view() alone."""
-        with self._lock:
-            return self._state() if self._record else None
+        engine's tools and tests alone. What people see is drawn from view() alone."""
+        return self._moment.state
 
     @property
     def rules(self) -> Rules[Any] | None:
         """The current game's rules module (None without a game)."""
-        return self._record.rules if self._record else None
+        return self._moment.rules
 
     def actors(self) -> Actors:
         """Who may act now: the seats, CHANCE or TERMINAL (the table draws chance at once, so seats or the end)."""
-        with self._lock:
-            return self._record.rules.current_actors(self._state()) if self._record else TERMINAL
+        return self._moment.actors()
 
     @property
     def seats(self) -> int:
-        return cast(int, self._record.header["seats"]) if self._record else 0
+        return self._moment.seats
 
     def snapshot(self, read: Callable[[int, Callable[[Viewer], View]], T]) -> T:
-        """read(version, view_of) in one read of the table: every view `view_of(viewer)` gives is at `version`,
-        and no change is made meanwhile. Returns what `read` returns."""
-        with self._lock:
-            return read(self.version, self.view)
+        """read(version, view_of) on one moment: every view `view_of(viewer)` gives is at `version`. Returns
+        what `read` returns."""
+        moment = self._moment
+        return read(moment.version, moment.view)
 
     def view(self, viewer: Viewer = "public") -> View:
         """The view of `viewer`; a seat's view carries its prompt (what it may do now)."""
-        with self._lock:
-            if self._record is None or self._dice is None:
-                return {"game": None, "over": False, "result": None, "version": self.version}
-            state = self._state()
-            shown = self._record.rules.view(state, viewer)
-            shown["chance"] = self._dice.public(revealed=self._record.is_over)  # the commitment; the seed at the end
-            if isinstance(viewer, int):
-                prompt = self._record.rules.prompt(state, viewer)
-                shown["prompt"] = prompt.as_data() if prompt else None
-            if self._undone and self._undone[0] == self.version:  # said to everyone: whose action was taken back
-                shown["undone"] = {"seat": self._undone[1]}
-            return {**shown, "version": self.version}
+        return self._moment.view(viewer)
 
     def prompt(self, seat: int) -> Prompt | None:
         """What `seat` may do now (a Prompt), or None."""
-        with self._lock:
-            return self._record.rules.prompt(self._state(), seat) if self._record else None
+        return self._moment.prompt(seat)
 
     def legal_actions(self, seat: int | str) -> list[Action]:
         """The actions `seat` may take now."""
-        with self._lock:
-            if self._record is None:
-                return []
-            return self._record.rules.legal_actions(self._state(), seat)
+        return self._moment.legal_actions(seat)
 
     @property
     def can_undo(self) -> bool:
@@ -280,21 +298,28 @@ class Table:
             lines[0] = {**lines[0], "chance": {**chance, "seed": seed.hex() if seed else None}}
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
-    def subscribe(self, callback: Callable[[int], object]) -> Callable[[], None]:
-        """callback(version) after every change, called under the table's lock: keep it short."""
+    def subscribe(self, callback: Callable[[Moment], object]) -> Callable[[], None]:
+        """callback(moment) after every change, in order, called under the table's lock: the press waits for
+        it, so it only takes the moment (a queue, a flag) and renders nothing. Returns the way to unsubscribe."""
         with self._lock:
             self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._subscribers.remove(callback)
+        return unsubscribe
 
     def _changed(self, version: int) -> None:
-        self.version = max(self.version, version)
-        self._undone = None if self._undoing is None else (self.version, self._undoing)
+        self._version = max(self._version, version)
+        self._undone = None if self._undoing is None else (self._version, self._undoing)
         self._notify()
 
     def _notify(self) -> None:
+        """Under the lock: the moment the table is at now, handed to every subscriber."""
+        self._moment = moment = self._now_standing()
         for callback in list(self._subscribers):
             try:
-                callback(self.version)
+                callback(moment)
             except Exception:  # the change is journaled: a broken listener must not undo its acknowledgement
                 log.exception("a table subscriber failed")
 
@@ -313,7 +338,7 @@ class Table:
                 at=self._now().isoformat(timespec="seconds"), seed=dice.seed))
             self._drop_pending()
             self._game_id, self._record, self._dice = game_id, record, dice
-            self.lost = None
+            self._lost = None
             self._changed(version)
 
     def seen(self, version: int) -> None:
@@ -322,16 +347,16 @@ class Table:
         The table says so (`lost`, its subscribers told) and moves its version past the one seen, so that no phone
         takes a later view for one it already has."""
         with self._lock:
-            if version <= self.version or self.lost:  # told once a game: a phone cannot keep moving it on
+            if version <= self._version or self._lost:  # told once a game: a phone cannot keep moving it on
                 return
-            before = self.version
+            before = self._version
             try:
                 moved = self._journaled(lambda: self._journal.advance(version + 1))
             except JournalError:
                 return  # the fault is told; the next phone that comes back tells this again
             log.error("a phone had seen version %d of the table, which the journal ended at %d: the actions "
                       "acknowledged in between were lost with the journal's log", version, before)
-            self.lost = (before, version)
+            self._lost = (before, version)
             self._changed(moved)
 
     def end_game(self) -> None:
@@ -345,22 +370,22 @@ class Table:
     def _journaled(self, write: Callable[[], T], rollback: Callable[[], None] | None = None) -> T:
         """write() to the journal. When it fails, `rollback()` first puts back what the table changed before the
         write (so no subscriber sees it), then the table says so (`fault`, its subscribers told) and the error
-        goes up: nothing that was not written is acknowledged. The next write that works clears it."""
+        goes up: nothing that was not written is acknowledged. The next write that works clears it, told with
+        the change it makes (every caller makes one): the table's state may already be past its version."""
         try:
             done = write()
         except JournalError as e:
             if rollback is not None:
                 rollback()
             fault = "full" if e.full else "failing"
-            if fault != self.fault:
-                self.fault = fault
+            if fault != self._fault:
+                self._fault = fault
                 log.error("%s", e)
                 self._notify()
             raise
-        if self.fault:
-            self.fault = None
+        if self._fault:
+            self._fault = None
             log.info("the journal takes writes again")
-            self._notify()
         return done
 
     def act(self, action: JSON) -> Literal["applied", "held", "undone"]:
@@ -389,19 +414,38 @@ class Table:
             self._commit(action)
             return "applied"
 
-    def stand(self, seat: int) -> bool:
-        """A press of `seat`'s pad during its secret pick was refused: if it holds a pick, that pick is taken again,
-        as a press that picked it again would be (the journal written, the version moved, every follower told). So
-        once a seat has picked, whether its next press was taken or refused shows on no public channel, not even in
-        the time it took (docs/architecture.md, "Every public channel is public"). True if it held a pick."""
+    def answer(self, seat: int, action: JSON | Rejected, *, pad: bool = False) -> Answer:
+        """`seat`'s input: `action` from its pad (`pad`) or its phone, or the refusal the caller already found (a
+        pad button that means nothing now). Whose the outcome is, is decided by the seat's prompt as the input
+        is taken: a secret pick's, or what a phone sends where it is offered the seat's private choices (a
+        refusal could name what the seat holds), are the seat's alone; a pad's cursor runs over public choices
+        only. A secret refusal of a pad's press — seen by the table — of a seat that has picked takes its pick
+        again (`_stand`). JournalError propagates as from `act`."""
         with self._lock:
-            if self._record is None or (self._pending and self._pending.due):
-                return False  # nothing held, or nothing may change any more: any press is refused alike
-            prompt = self.prompt(seat)  # a pick held for the reveal delay is its current one too (_state)
-            if prompt is None or not prompt.secret or prompt.current is None:
-                return False
+            moment = self._moment
+            prompt = moment.prompt(seat) if 0 <= seat < moment.seats else None
+            hidden = prompt is not None and (prompt.secret or (prompt.is_private and not pad))
+            try:
+                if isinstance(action, Rejected):
+                    raise action
+                if not isinstance(action, dict) or action.get("seat") != seat:
+                    raise refuse("not_your_action", player=seat + 1, seat=seat)
+                return Answer(self.act(action), None, hidden)
+            except Rejected as e:
+                if pad and hidden:
+                    self._stand(prompt)
+                return Answer("rejected", e, hidden)
+
+    def _stand(self, prompt: Prompt | None) -> None:
+        """A press of a seat's pad during its secret pick (`prompt`) was refused: if it holds a pick, that pick is
+        taken again, as a press that picked it again would be (the journal written, the version moved, every
+        follower told). So once a seat has picked, whether its next press was taken or refused shows on no
+        public channel, not even in the time it took (docs/architecture.md, "Every public channel is public")."""
+        if self._record is None or (self._pending and self._pending.due):
+            return  # nothing held, or nothing may change any more: any press is refused alike
+        # a pick held for the reveal delay is its current one too (the moment's state holds it)
+        if prompt is not None and prompt.secret and prompt.current is not None:
             self.act(prompt.current)
-            return True
 
     def undo(self) -> Literal["undone"]:
         with self._lock:

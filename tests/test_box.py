@@ -95,7 +95,7 @@ def test_a_whole_ponte_game_from_the_host_menu_to_the_final_screen(make_box):
         new = [page for key, pages in chapters if key not in seen for page in pages]
         seen.update(key for key, _ in chapters)
         read = [box.display.screen]  # the results stay until someone reads on
-        while not box.composer.presenter.is_live:
+        while not box.face.pages.is_live:
             host(box, "ok")
             read.append(box.display.screen)
         assert read[:-1] == new[len(new) - len(read) + 1:] and len(read) > 2
@@ -114,8 +114,7 @@ def test_ok_on_the_final_screen_opens_the_menu_on_a_new_game(make_box):
     from tests.test_table import finished
     box = make_box()
     finished(box.table)
-    box.composer.refresh()
-    while not box.composer.presenter.is_live:
+    while not box.face.pages.is_live:
         host(box, "ok")
     final = box.display.screen
     assert final.title == "Finita · OK: un'altra" and final.lines == screens.live(box.table.view(), "it").lines
@@ -124,7 +123,7 @@ def test_ok_on_the_final_screen_opens_the_menu_on_a_new_game(make_box):
     assert shows(box, screens.Screen("Menu", (" Torna al gioco", ">Nuova partita", " Telefoni", "OK: scegli")))
     host(box, "ok")
     assert box.display.screen.title == "Nuova partita 1/3"
-    box.menu.language.choose("en")
+    box.language.choose("en")
     host(box, "menu")
     assert not box.menu.is_open and box.display.screen.title == "Over · OK: new game"
 
@@ -456,11 +455,13 @@ def test_the_virtual_pads_name_every_key_in_the_box_language(make_box):
 
 
 
-def test_a_virtual_pad_names_no_key_the_cursor_has_not_a_private_choice_stays_off_it(make_box, monkeypatch):
+def test_a_virtual_pad_names_no_key_the_cursor_has_not_a_private_choice_stays_off_it(make_box):
     """Defect: the virtual pads labelled a prompt's keys whole, while the cursor (and so the pad) runs over its
     public choices only (`Prompt.on_cursor`): a key whose choices are all private showed a word the public box
     must not, and that the key does not do."""
     from dataclasses import replace
+
+    from device.seen import pad_prompt
     box = make_box()
     box.table.new_game("leader1", 2)
     while box.table.view()["phase"] != "scatti":
@@ -470,7 +471,8 @@ def test_a_virtual_pad_names_no_key_the_cursor_has_not_a_private_choice_stays_of
     hidden = asked.keys[3]  # button 6's key, made private: only the seat's phone may offer it
     private = replace(asked, choices=tuple(replace(c, private=c.label == hidden or c.group == hidden)
                                            for c in asked.choices))
-    monkeypatch.setattr(box.table, "prompt", lambda s: private if s == seat else None)
+    box.seen = replace(box.seen, pads=tuple(pad_prompt(private) if s == seat else None
+                                            for s in range(len(box.seen.pads))))  # what the face sees of it
     assert virtual(box).pad_labels(seat)[2:6] == ["passista", "leader", "scalatore", ""]
 
 
@@ -615,7 +617,7 @@ def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):
             handled.notify_all()
 
     monkeypatch.setattr(Journal, "append", slow)
-    box.router.when_handled = told
+    box.subscribe_presses(told)
     box.start()
     finger = virtual(box).finger
     finger.tap(("seat", 0, 1), True)  # seat 1's pick: its commit is held up

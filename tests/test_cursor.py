@@ -11,40 +11,41 @@ VILLAGES = Prompt(CHOOSE, "place", tuple(Choice(f"space {n}", {"seat": 1, "choos
 
 def test_a_cursor_moves_with_1_and_2_and_confirms_with_8():
     boats = Prompt(CHOOSE, "lane", tuple(Choice(f"lane {n}", {"seat": 0, "choose": {"lane": n}}) for n in range(1, 8)))
-    cursor = Cursor()
-    assert cursor.press(boats, 0, 1) is None and cursor.label() == "lane 7"  # 1 wraps round to the last
-    assert cursor.press(boats, 0, 2) is None and cursor.label() == "lane 1"
-    cursor.press(boats, 0, 2)
-    assert cursor.press(boats, 0, 8) == {"seat": 0, "choose": {"lane": 2}}
+    cursor, made = Cursor().press(boats, 0, 1)
+    assert made is None and cursor.label() == "lane 7"  # 1 wraps round to the last
+    cursor, made = cursor.press(boats, 0, 2)
+    assert made is None and cursor.label() == "lane 1"
+    cursor, _ = cursor.press(boats, 0, 2)
+    assert cursor.press(boats, 0, 8) == (Cursor(), {"seat": 0, "choose": {"lane": 2}})
 
 
 def test_a_two_step_choice_picks_the_group_then_the_item_and_7_goes_back():
-    cursor = Cursor()
-    cursor.press(VILLAGES, 1, 2)
+    cursor, _ = Cursor().press(VILLAGES, 1, 2)
     assert cursor.label() == "village 7"
-    assert cursor.press(VILLAGES, 1, 8) is None and cursor.label() == "space 1"
-    cursor.press(VILLAGES, 1, 7)
+    cursor, made = cursor.press(VILLAGES, 1, 8)
+    assert made is None and cursor.label() == "space 1"
+    cursor, _ = cursor.press(VILLAGES, 1, 7)
     assert cursor.label() == "village 3"
-    cursor.press(VILLAGES, 1, 8)
-    cursor.press(VILLAGES, 1, 2)
-    assert cursor.press(VILLAGES, 1, 8) == {"seat": 1, "choose": {"village": 3, "space": 2}}
+    cursor, _ = cursor.press(VILLAGES, 1, 8)
+    cursor, _ = cursor.press(VILLAGES, 1, 2)
+    assert cursor.press(VILLAGES, 1, 8)[1] == {"seat": 1, "choose": {"village": 3, "space": 2}}
 
 
 def test_a_new_prompt_starts_the_cursor_afresh():
-    cursor = Cursor()
-    cursor.press(VILLAGES, 1, 2)
+    cursor, _ = Cursor().press(VILLAGES, 1, 2)
     other = Prompt(CHOOSE, "place", VILLAGES.choices[:2])
-    cursor.press(other, 1, 8)
+    cursor, _ = cursor.press(other, 1, 8)
     assert cursor.label() == "space 1"
 
 
 def test_after_a_choice_an_equal_next_prompt_starts_afresh_too():
     """Placing one pawn after another offers the same choices: each placement is two steps, so a second OK
     never lands on whatever comes next (found when a pad's extra OK became a Captain's hat)."""
-    cursor = Cursor()
-    cursor.press(VILLAGES, 1, 8)
-    assert cursor.press(VILLAGES, 1, 8) is not None
-    assert cursor.press(VILLAGES, 1, 8) is None and cursor.label() == "space 1"
+    cursor, _ = Cursor().press(VILLAGES, 1, 8)
+    cursor, made = cursor.press(VILLAGES, 1, 8)
+    assert made is not None
+    cursor, made = cursor.press(VILLAGES, 1, 8)
+    assert made is None and cursor.label() == "space 1"
 
 
 @pytest.mark.parametrize("prompt, button, message", [
@@ -71,12 +72,13 @@ def test_a_prompts_spare_keys_open_a_group_or_make_a_choice_at_once():
     cursor = Cursor()
     prompt = L.prompt(record.state, 1)
     assert prompt.keys == ("ride:passista", "ride:leader", "ride:scalatore", "ride:none")
-    assert cursor.press(prompt, 1, 5) == {"seat": 1, "choose": {"ride": "scalatore"}}
+    assert cursor.press(prompt, 1, 5)[1] == {"seat": 1, "choose": {"ride": "scalatore"}}
     record.apply({"seat": 1, "choose": {"ride": "scalatore"}})
-    record.apply(cursor.press(L.prompt(record.state, 1), 1, 4))  # from a hill
+    record.apply(cursor.press(L.prompt(record.state, 1), 1, 4)[1])  # from a hill
     record.apply({"seat": 1, "choose": {"spaces": 7}})
     prompt = L.prompt(record.state, 1)
     assert prompt.keys == ("blocked", "climb", None, "road") and prompt.title == "choose_move"
-    assert cursor.press(prompt, 1, 4) is None and cursor.group == "climb"  # the climb's categories, open
+    cursor, made = cursor.press(prompt, 1, 4)
+    assert made is None and cursor.group == "climb"  # the climb's categories, open
     with pytest.raises(Rejected):
         cursor.press(prompt, 1, 5)  # nothing on this key now (no climb yet)

@@ -597,7 +597,7 @@ def test_a_reveal_the_full_disk_refuses_shows_no_pick_and_closes_the_round(tmp_p
     table.new_game("ponte", 3)
     disk = Disk(monkeypatch)
     seen = []
-    table.subscribe(lambda version: seen.append(table.view()))  # what the OLED and the phones draw when told
+    table.subscribe(lambda moment: seen.append(moment.view()))  # what the OLED and the phones draw when told
     press(table, 0, 1)
     press(table, 1, 2)
     assert press(table, 2, 3) == "held"

@@ -3,15 +3,16 @@ join screen, live screens, every result page, the final screen, refusals. Each i
 and put on a contact sheet (tests/screenshots/oled-<lang>.png) for a person to look at."""
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageDraw
 
-from device import mock, screens
+from device import screens
 from device.display import FONT, GLYPH_TOP, HEIGHT, LINE, QR_SIZE, WIDTH, render
 from device.font import drawable
-from device.language import Language
-from device.menu import HostMenu
+from device.menu import Menu
+from device.seen import seen
 from device.texts import text
 from engine.games import GAMES
 from engine.pairing import Pairing
@@ -25,6 +26,9 @@ from tests.browser import SCREENSHOTS
 BODY_TOP = LINE + 1
 
 
+URL = "http://192.168.100.200:65535"
+
+
 def every_screen(lang):
     """Distinct screens of random games of every game and size, plus the menus and the join screen."""
     found = {}
@@ -34,10 +38,6 @@ def every_screen(lang):
             rng = random.Random(seats)
             table = Table(random=random.Random(seats))
             table.new_game(name, seats)
-            pairing = Pairing(MemoryState())
-            menu = HostMenu(table, table, 4, Language(MemoryState(), lang), power_off=mock.power_off,
-                            url="http://192.168.100.200:65535", pairing=pairing,
-                            pair_code=lambda target: pairing.open(target, seats))
             while True:
                 shown = table.view()
                 found.setdefault(screens.live(shown, lang), None)
@@ -51,37 +51,51 @@ def every_screen(lang):
                 found.setdefault(screens.Screen(f"{screens.seat(lang, seat)}: {text(lang, 'rejected')}",
                                                 screens.live(shown, lang).lines), None)
                 table.act(rng.choice(table.legal_actions(seat)))
-            for key in ("menu", "prev", "next"):  # the in-game menu, after the end: a new game's steps
-                menu.press(key)
-                found.setdefault(menu.screen(), None)
-            menu.mode = "setup"
-            while menu.mode == "setup":
-                for _ in range(8):
-                    menu.press("next")
-                    found.setdefault(menu.screen(), None)
-                if menu.step + 1 == len(menu.steps()):
-                    break
-                menu.press("ok")
-            for mode in ("undo", "end", "main", "join"):
-                menu.mode = mode
-                found.setdefault(menu.screen(), None)
-            menu.mode = "join"
-            menu.press("ok")  # whom a phone is for, each in turn, then a code for the last
-            for _ in range(seats + 1):
-                found.setdefault(menu.screen(), None)
-                menu.press("next")
-            menu.press("ok")
-            found.setdefault(menu.screen(), None)
-            pairing.close(menu.code.target)  # and the code expired
-            found.setdefault(menu.screen(), None)
+            for screen in menu_screens(table, lang, seats):
+                found.setdefault(screen, None)
     table = Table(seeds=lambda: bytes(32))
-    sealed = HostMenu(table, table, 4, Language(MemoryState(), lang), power_off=mock.power_off)  # draws sealed
-    sealed.table.new_game("ponte", 3)
-    sealed.mode = "seal"
-    found.setdefault(sealed.screen(), None)
-    found.setdefault(screens.no_game(lang, "http://192.168.100.200:65535"), None)
+    table.new_game("ponte", 3)  # draws sealed
+    found.setdefault(replace(Menu.first(), mode="seal").screen(seen(table.moment, 4), lang, **PANEL), None)
+    found.setdefault(screens.no_game(lang, URL), None)
     found.setdefault(screens.no_game(lang), None)
     return list(found)
+
+
+PANEL = {"url": URL, "wired_seats": 4, "window": 120}
+
+
+def menu_screens(table, lang, seats):
+    """The host menu's screens over `table`'s game: the in-game menu, after the end a new game's steps, the
+    confirmations, whom a phone is for and its code (shown, then expired)."""
+    now = seen(table.moment, 4)
+    menu, shown = Menu.first(), []
+
+    def press(menu, name):
+        pressed, _, _ = menu.press(name, ("host", name), now, lang)
+        return pressed
+
+    for key in ("menu", "prev", "next"):
+        menu = press(menu, key)
+        shown.append(menu.screen(now, lang, **PANEL))
+    menu = replace(menu, mode="setup")
+    while menu.mode == "setup":
+        for _ in range(8):
+            menu = press(menu, "next")
+            shown.append(menu.screen(now, lang, **PANEL))
+        if menu.step + 1 == len(menu.steps()):
+            break
+        menu = press(menu, "ok")
+    for mode in ("undo", "end", "main", "join"):
+        shown.append(replace(menu, mode=mode).screen(now, lang, **PANEL))
+    menu = press(replace(menu, mode="join"), "ok")  # whom a phone is for, each in turn, then a code for the last
+    for _ in range(seats + 1):
+        shown.append(menu.screen(now, lang, **PANEL))
+        menu = press(menu, "next")
+    code = Pairing(MemoryState()).open(("seat", seats - 1), seats)
+    menu = menu.opened(code)
+    shown.append(menu.screen(now, lang, **PANEL))
+    shown.append(menu.expired(code).screen(now, lang, **PANEL))
+    return shown
 
 
 def drawn_text(screen, monkeypatch):
@@ -99,36 +113,40 @@ def drawn_text(screen, monkeypatch):
     return calls
 
 
+def assert_fits(screen, monkeypatch):
+    """Every word and number of `screen` in the panel's 5×7 font, whole on the panel, none on another."""
+    boxes = []
+    for x, y, line, font in drawn_text(screen, monkeypatch):
+        assert font is FONT, (line, screen)
+        box = (x, y + GLYPH_TOP, x + FONT.getlength(line) - 1, y + GLYPH_TOP + 6)
+        assert box[0] >= 0 and box[1] >= 0 and box[2] < WIDTH and box[3] < HEIGHT, (line, screen)
+        assert not any(b[0] <= box[2] + 1 and box[0] <= b[2] + 1 and b[1] <= box[3] and box[1] <= b[3]
+                       for b in boxes if line.strip()), (line, boxes, screen)
+        boxes.append(box)
+    for line in (screen.title,) + screen.lines:
+        line.encode("latin-1")  # the panel's font has Latin-1 (sì, è) and nothing beyond
+    if screen.qr:
+        assert len(screen.lines) <= screens.QR_LINES, screen
+        for line in (screen.title,) + screen.lines:
+            assert FONT.getlength(line) <= WIDTH - QR_SIZE - 4, (line, screen)
+        return
+    assert FONT.getlength(screen.title) <= WIDTH - 1, screen
+    if screen.picture is not None:
+        assert not screen.lines
+        return
+    assert len(screen.lines) <= screens.BODY_LINES, screen
+    assert BODY_TOP + len(screen.lines) * LINE <= HEIGHT
+    for line in screen.lines:
+        assert FONT.getlength(line) <= WIDTH, (line, screen)
+
+
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_every_screen_fits_the_panel(lang, monkeypatch):
     shown = every_screen(lang)
     assert {type(s.picture).__name__ for s in shown} >= {"Bridge", "Sea"}
-    for screen in shown:  # every word and number in the panel's 5×7 font, whole on the panel, none on another
-        boxes = []
-        for x, y, line, font in drawn_text(screen, monkeypatch):
-            assert font is FONT, (line, screen)
-            box = (x, y + GLYPH_TOP, x + FONT.getlength(line) - 1, y + GLYPH_TOP + 6)
-            assert box[0] >= 0 and box[1] >= 0 and box[2] < WIDTH and box[3] < HEIGHT, (line, screen)
-            assert not any(b[0] <= box[2] + 1 and box[0] <= b[2] + 1 and b[1] <= box[3] and box[1] <= b[3]
-                           for b in boxes if line.strip()), (line, boxes, screen)
-            boxes.append(box)
-    assert len(shown) > 40
     for screen in shown:
-        for line in (screen.title,) + screen.lines:
-            line.encode("latin-1")  # the panel's font has Latin-1 (sì, è) and nothing beyond
-        if screen.qr:
-            assert len(screen.lines) <= screens.QR_LINES, screen
-            for line in (screen.title,) + screen.lines:
-                assert FONT.getlength(line) <= WIDTH - QR_SIZE - 4, (line, screen)
-            continue
-        assert FONT.getlength(screen.title) <= WIDTH - 1, screen
-        if screen.picture is not None:
-            assert not screen.lines
-            continue
-        assert len(screen.lines) <= screens.BODY_LINES, screen
-        assert BODY_TOP + len(screen.lines) * LINE <= HEIGHT
-        for line in screen.lines:
-            assert FONT.getlength(line) <= WIDTH, (line, screen)
+        assert_fits(screen, monkeypatch)
+    assert len(shown) > 40
     sheet = Image.new("1", ((WIDTH + 4) * 6, (HEIGHT + 4) * ((len(shown) + 5) // 6)), 1)
     for i, screen in enumerate(shown):
         sheet.paste(render(screen), ((i % 6) * (WIDTH + 4), (i // 6) * (HEIGHT + 4)))

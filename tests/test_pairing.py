@@ -153,6 +153,18 @@ def test_a_code_ends_when_it_expires_when_its_screen_closes_and_when_the_seat_co
     assert enter(client, code).status_code == 403
 
 
+def test_a_code_the_hosts_phone_replaced_is_over_on_the_oled_and_its_key_leaves_the_newer_code_open(box):
+    """The host's phone opening a code for a seat whose code the OLED shows replaces it: the OLED says it is over,
+    and the key that closes that screen must not end the phone's newer code."""
+    client = phone(box)
+    code_on_oled(box, ("seat", 0))
+    newer = box.pair_code(("seat", 0))  # from the host's phone
+    assert box.display.screen.lines[:2] == ("Il codice è scaduto:", "chiedine un altro.")
+    virtual(box).press(host="ok")
+    assert not box.menu.is_open
+    assert enter(client, newer.code).status_code == 200
+
+
 def test_no_press_or_hold_of_ordinary_play_pairs_anything_with_strangers_guessing(make_box, clock):
     """The issue's measure: 0 hijacks over ≥ 1,000 holds and presses of ordinary play while strangers try codes
     and codes are open. Every press is played as the press it is."""

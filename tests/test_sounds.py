@@ -67,7 +67,7 @@ def test_a_press_ticks_as_its_key_is_read_before_the_table_takes_or_refuses_it(m
     heard = []
     box.sounds.play = heard.append
     box.table.new_game("ponte", 3)
-    box.table.subscribe(lambda version: heard.append(f"version {version}"))
+    box.table.subscribe(lambda moment: heard.append(f"version {moment.version}"))
     virtual(box).press(seat=0, button=1)  # taken: the table moves after the tick
     assert heard == ["tick", f"version {box.table.version}"]
     heard.clear()

@@ -1,8 +1,10 @@
 """The running table: journal-first inputs, resume, undo, reveal delay, subscribers, threads."""
+import dataclasses
 import json
 import random
 import sqlite3
 import threading
+from contextlib import closing
 
 import pytest
 
@@ -11,7 +13,8 @@ from engine.chance import commitment
 from engine.journal import Journal, JournalError
 from engine.replay import LogError, replay
 from engine.rules import Rejected
-from engine.table import Table
+from engine.rules.protocol import refuse
+from engine.table import Answer, Table
 from games.ponte import rules as ponte
 from tests.conftest import held_round, press
 
@@ -172,7 +175,7 @@ def test_new_game_refuses_bad_settings_and_keeps_the_current_game(table):
 
 def test_subscribers_hear_every_new_version(table):
     heard = []
-    table.subscribe(heard.append)
+    table.subscribe(lambda moment: heard.append(moment.version))
     table.new_game("ponte", 3)
     press(table, 0, 1)
     with pytest.raises(Rejected):
@@ -325,7 +328,7 @@ def test_a_journal_row_that_breaks_a_rule_names_its_game_and_line(tmp_path):
 def test_a_failing_subscriber_does_not_undo_an_acknowledged_press(table, tmp_path, caplog):
     table.new_game("ponte", 3)
 
-    def broken(version):
+    def broken(moment):
         raise OSError("the display fell off")
 
     table.subscribe(broken)
@@ -387,3 +390,160 @@ def test_a_log_that_undoes_after_the_end_does_not_replay(table):
     log = finished(table).export()
     with pytest.raises(LogError, match=f"line {len(log.splitlines()) + 1}: the game is over"):
         replay(log + json.dumps({"host": "undo"}) + "\n")
+
+
+# -- moments: the table at one version, read without its lock ------------------------------------------------
+def restarted_views(path, into, viewers):
+    """The views a table opened on a copy of the journal at `path` shows: what a restart there would show."""
+    with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(into)) as copy:
+        source.backup(copy)
+    again = Table(Journal(into))
+    try:
+        return {viewer: again.view(viewer) for viewer in viewers}
+    finally:
+        again.close()
+
+
+def test_each_moment_shows_what_the_journal_holds_at_its_version_however_late_it_is_read(tmp_path):
+    """A moment is the table at its version for good: read after the game went on, each viewer's view is the one a
+    restart at that version shows (the journal replayed, nothing shared with the live table), and the subscribers
+    heard every version the table acknowledged, in order."""
+    path, viewers = tmp_path / "journal.sqlite3", ["public", 0, 1, 2, 3]
+    table = Table(Journal(path))
+    heard, restarted = [], []
+
+    def subscriber(moment):
+        heard.append(moment)
+        restarted.append(restarted_views(path, tmp_path / f"at{moment.version}.sqlite3", viewers))
+
+    table.subscribe(subscriber)
+    table.new_game("ponte", 4)
+    acknowledged, undone = [table.version], {}
+    rng = random.Random(11)
+    for _ in range(40):
+        if table.view()["over"]:
+            break
+        if rng.random() < 0.15 and table.can_undo:
+            table.undo()
+            undone[table.version] = table.view()["undone"]["seat"]
+        else:
+            seat = rng.choice(table.view()["picking"])
+            table.act(rng.choice(table.legal_actions(seat)))
+        acknowledged.append(table.version)
+    assert undone and len(heard) > 20
+    versions = [moment.version for moment in heard]
+    assert versions == sorted(set(versions)) and set(acknowledged) <= set(versions)
+    for moment, shown in zip(heard, restarted):
+        for viewer in viewers:
+            late = moment.view(viewer)
+            assert late.pop("undone", None) == ({"seat": undone[moment.version]} if moment.version in undone else None)
+            assert late == shown[viewer]  # a restart forgets whose action was undone: the rest is the same
+        assert moment.undone == undone.get(moment.version)
+    table.close()
+
+
+def test_a_moment_cannot_change(table):
+    table.new_game("ponte", 3)
+    moment = table.moment
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moment.version = 99
+    shown = moment.view(0)
+    shown["hand"] = []  # a reader's copy: the moment keeps its own
+    press(table, 0, 1)
+    assert moment.view(0) != shown and moment.view(0)["my_pick"] is None and table.view(0)["my_pick"] == SALTO
+    assert moment.prompt(0).current is None and table.prompt(0).current == {"seat": 0, "pick": SALTO}
+    assert table.moment is not moment and table.moment.version == table.version > moment.version
+
+
+def test_a_fault_is_a_new_moment_at_the_same_version(table, monkeypatch):
+    table.new_game("ponte", 3)
+    heard = []
+    table.subscribe(heard.append)
+    before = table.moment
+
+    def full(*args, **kwargs):
+        raise JournalError("the disk is full", full=True)
+
+    monkeypatch.setattr(table._journal, "append", full)
+    with pytest.raises(JournalError):
+        press(table, 0, 1)
+    assert [(m.version, m.fault) for m in heard] == [(before.version, "full")]
+    assert heard[-1].view(0) == before.view(0)  # the refused pick is nowhere
+    monkeypatch.undo()
+    press(table, 0, 1)
+    assert [(m.version, m.fault) for m in heard][1:] == [(table.version, None)]
+
+
+# -- answer: a seat's input, and whose its outcome is ---------------------------------------------------------
+def second_match(table):
+    """A Ponte table of 3 in its second match, seat 0 having picked card 3 (its card 1, Salto, is spent)."""
+    table.new_game("ponte", 3)
+    press(table, 0, 1)
+    press(table, 1, 2)
+    press(table, 2, 5)
+    press(table, 0, 3)
+    return table
+
+
+def test_a_refused_pad_press_during_a_secret_pick_takes_the_held_pick_again(table, tmp_path):
+    """Taken or refused, a press of a seat that has picked moves the version and writes the journal alike: no
+    public channel tells which (docs/architecture.md, "Every public channel is public")."""
+    second_match(table)
+    version, rows = table.version, journal_rows(tmp_path / "journal.sqlite3")
+    answer = table.answer(0, {"seat": 0, "pick": SALTO}, pad=True)
+    assert answer.status == "rejected" and answer.secret and answer.refusal.code == "not_held"
+    assert table.version == version + 1 and table.view(0)["my_pick"] == PAURA
+    assert journal_rows(tmp_path / "journal.sqlite3") == rows + [{"seat": 0, "pick": PAURA}]
+    # a button that maps to nothing, found by the pad: refused by the rules alike
+    answer = table.answer(0, refuse("nothing_to_do", player=1), pad=True)
+    assert answer == Answer("rejected", answer.refusal, True) and table.version == version + 2
+    # a seat that has not picked holds nothing to take again: a refusal changes nothing
+    answer = table.answer(1, {"seat": 1, "pick": SCATTO}, pad=True)
+    assert answer.status == "rejected" and answer.secret and table.version == version + 2
+
+
+def test_a_phone_refused_during_a_secret_pick_changes_nothing(table, tmp_path):
+    second_match(table)
+    version, rows = table.version, journal_rows(tmp_path / "journal.sqlite3")
+    answer = table.answer(0, {"seat": 0, "pick": SALTO})
+    assert answer.status == "rejected" and answer.secret
+    assert table.version == version and journal_rows(tmp_path / "journal.sqlite3") == rows
+    assert table.answer(0, {"seat": 0, "pick": PRUDENTE}) == Answer("applied", None, True)
+    assert table.view(0)["my_pick"] == PRUDENTE
+
+
+def test_a_refused_private_choice_is_the_seats_own_on_its_phone_and_public_on_its_pad(table):
+    """Leader 1's tiles the box holds are a team's own, offered on its phone alone; a pad's cursor runs over the
+    public choices only, so what the pad sends is the table's to hear of."""
+    table.new_game("leader1", 2, {"supply": "box"})
+    rng = random.Random(2)
+    while not any(c.private for c in getattr(table.prompt(1), "choices", ())):
+        table.act(rng.choice(table.legal_actions(rng.choice(list(table.actors())))))
+    assert not table.prompt(1).secret
+    tile = next(c.action for c in table.prompt(1).choices if c.private)
+    unheld = {**tile, "choose": {"supply": [tile["choose"]["supply"][0], 99]}}
+    version = table.version
+    assert table.answer(1, unheld).secret
+    answer = table.answer(1, unheld, pad=True)
+    assert answer.status == "rejected" and not answer.secret and table.version == version
+
+
+def test_an_action_that_is_not_the_seats_own_is_refused(table):
+    table.new_game("ponte", 3)
+    for action in [{"seat": 1, "pick": SALTO}, {"pick": SALTO}, "salto", {"host": "undo"}]:
+        answer = table.answer(0, action)
+        assert answer.status == "rejected" and answer.refusal.code == "not_your_action"
+    assert table.view()["locked"] == []
+    assert table.answer(0, {"seat": 0, "pick": SALTO}) == Answer("applied", None, True)
+    beyond = table.answer(5, {"seat": 5, "pick": SALTO})  # no seat 6 here: the rules say so, to anyone
+    assert beyond.status == "rejected" and not beyond.secret
+
+
+def test_no_table_lock_is_taken_outside_the_engine():
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).parent.parent
+    found = [f"{path}:{n}" for folder in ("device", "web_companion", "bench") for path in (root / folder).rglob("*.py")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"table\.lock|table\._lock", line)]
+    assert found == []
+    assert not hasattr(Table, "lock")

@@ -63,4 +63,10 @@ def create_app(box, *, virtual=None, names=None):
 def init_app(app, box):
     """Services the blueprints share: the change feed every phone waits on."""
     app.config["CHANGES"] = changes = Changes(box)
-    box.when_pad_refused = changes.refused  # a refused pad press's reason: to that seat's phone alone
+    box.subscribe_presses(lambda key, outcome: _pad_refused(changes, key, outcome))
+
+
+def _pad_refused(changes, key, outcome):
+    """A refused pad press's reason goes to that seat's phone alone."""
+    if key[0] == "seat" and "refusal" in outcome:
+        changes.refused(key[1], outcome["refusal"].message)

@@ -17,8 +17,6 @@ class BoxPort(Protocol):
 
     host_buttons: tuple[str, ...]  # the host panel's buttons, in order
     power_off_hold: float  # seconds Menu is held before the box asks to power off
-    # when_pad_refused(seat, message): a press on that seat's pad was refused (the web side tells its phone alone)
-    when_pad_refused: Callable[[int, Any], None] | None
 
     # -- the table, read --------------------------------------------------------------------------------
     @property
@@ -41,6 +39,9 @@ class BoxPort(Protocol):
         """listener(version) on every change of the table, as it is made."""
 
     # -- the box --------------------------------------------------------------------------------------
+    def subscribe_presses(self, listener: Callable[[tuple[Any, ...], dict[str, JSON]], None]) -> None:
+        """listener(key, outcome) once each press of a pad or host key is done: a refused pad press's outcome
+        carries its `refusal` (the web side tells that seat's phone alone)."""
     @property
     def wired_seats(self) -> int: ...
     @property

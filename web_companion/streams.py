@@ -103,7 +103,8 @@ class Changes:
         except Exception:  # no more threads to be had (memory): this phone has one already, and waits
             log.exception("could not make room for more phones to follow live")
 
-    def _table_changed(self, version):
+    def _table_changed(self, moment):
+        version = moment.version
         """Under the table's lock, as the change is made: the views the followers want are rendered now, so
         their thread writes them without waiting for the rest of the press (the OLED, the sounds), each phone
         the view of this very version."""

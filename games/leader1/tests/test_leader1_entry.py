@@ -24,16 +24,12 @@ def race():
 
 def presses(prompt, seat, action):
     """The fewest presses of buttons 1–8 from a fresh cursor that make `action`."""
-    start = Cursor()
-    start.follow(prompt)
-    seen, queue = {(None, 0)}, deque([(start, 0)])
+    seen, queue = {(None, 0)}, deque([(Cursor().follow(prompt), 0)])
     while queue:
         cursor, n = queue.popleft()
         for button in range(1, 9):
-            moved = Cursor()
-            moved.prompt, moved.group, moved.index = cursor.prompt, cursor.group, cursor.index
             try:
-                made = moved.press(prompt, seat, button)
+                moved, made = cursor.press(prompt, seat, button)
             except Rejected:
                 continue
             if made == action:

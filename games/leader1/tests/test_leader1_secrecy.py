@@ -19,7 +19,7 @@ SECRET_OPTIONS = {"supply": "box", "race": "tappe", "stages": 3}
 def test_a_leader1_prompt_is_labelled_secret_exactly_when_the_oled_does_not_show_its_choices(make_box):
     box = make_box(seed=5)
     box.table.new_game("leader1", 2, SECRET_OPTIONS)
-    lang, rng = box.router.lang, random.Random(5)
+    lang, rng = box.language.value, random.Random(5)
     seen, with_tiles = set(), set()
     while KINDS - seen:
         assert not box.table.view()["over"], f"the race ended before these prompts came up: {KINDS - seen}"
