@@ -10,7 +10,7 @@ The web side reaches it through one port (device/web_port.py), never directly.""
 import logging
 import time
 
-from engine.pairing import Pairing
+from web_companion.pairing import Pairing
 from engine.state_file import MemoryState, StateFileError
 from engine.timers import Scheduler
 

@@ -13,13 +13,13 @@ from PIL import Image
 
 from device.screens import who
 from device.web_port import WebPort
-from engine import pairing as pairing_module
-from engine.pairing import Pairing, PairingRefused, guesser
 from engine.state_file import MemoryState, StateFileError
 from engine.version import about
 from games.ponte import rules as ponte
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import code_on_oled, link_on_oled, open_link, take
+from web_companion import pairing as pairing_module
+from web_companion.pairing import Pairing, PairingRefused, guesser
 from web_companion import create_app
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from device.server import make_server
 from device.web_port import WebPort
-from engine import pairing as pairing_module
 from tests.phones import link_on_oled
+from web_companion import pairing as pairing_module
 from web_companion import create_app
 
 STRANGERS_V4 = pairing_module.GUESSERS + 76  # more addresses than the box remembers

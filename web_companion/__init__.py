@@ -4,7 +4,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from engine.pairing import PairingRefused
+from .pairing import PairingRefused
 from engine.journal import StorageError
 
 from . import api, host, host_names, pages, pair_link, same_origin, seat, virtual_box
