@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 from .pairing import PairingRefused
 from engine.journal import StorageError
 
-from . import api, host, host_names, pages, pair_link, same_origin, seat, virtual_box
+from . import api, content_policy, host, host_names, pages, pair_link, same_origin, seat, virtual_box
 from .services import KEY, Services, services
 from .streams import Changes
 from .texts import word
@@ -28,6 +28,7 @@ def create_app(box, *, virtual=None, names=None):
     app.json.sort_keys = False
     app.extensions[KEY] = Services(box, Changes(box), virtual)
     box.when_pad_refused = services(app).changes.refused  # a refused pad press's reason: to that seat's phone alone
+    content_policy.init_app(app)
     host_names.init_app(app, names)  # first: a request for another name is read no further
     same_origin.init_app(app)
     for blueprint in (pages.bp, api.bp, seat.bp, host.bp, pair_link.bp):
