@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.pairing import DIGITS, KEY_CHARACTERS, KEY_LENGTH, TYPED_WRONG, WINDOW  # noqa: E402
 from tests.browser import Server, post  # noqa: E402
+from web_companion.pairing import DIGITS, KEY_CHARACTERS, KEY_LENGTH, TYPED_WRONG, WINDOW  # noqa: E402
 
 CODES_AT_ONCE = 13  # the most codes open at once: the host role and 12 seats
 

@@ -65,6 +65,7 @@ def child(presses, folder, seed):
     from engine.table import Table
     from engine.timers import Scheduler
     from web_companion import create_app, streams
+    from web_companion.services import services
     register(games.ALL)  # as the composition root does (device/cli.py)
 
     count = Path(os.environ["ARBITRO_SYNC_COUNT"])
@@ -111,7 +112,7 @@ def child(presses, folder, seed):
         playing(name)
     box.sounds.play = play
     virtual = VirtualBox(box, mock.Finger(box.pads, simulated))
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     phone = Noted()
     changes.follow(streams.Follower(lambda: "public", phone))
     box.start()

@@ -16,10 +16,10 @@ import threading
 import time
 
 from engine.journal import StorageError
-from engine.pairing import Pairing
 from engine.rules import Rejected
 from engine.state_file import MemoryState, StateFileError
 from engine.timers import Scheduler
+from web_companion.pairing import Pairing
 
 from . import face, memory, screens
 from .config import HOST_BUTTONS

@@ -360,6 +360,7 @@ def serve(args):
     from engine.timers import Scheduler
     from engine.words import render
     from web_companion import create_app
+    from web_companion.services import services
 
     from .box import Box
     from .config import ConfigError, load_pinmap
@@ -417,12 +418,12 @@ def serve(args):
             threading.stack_size(512 * 1024)
             virtual = VirtualBox(box, mock.Finger(box.pads, simulated)) if args.mock else None
             app = create_app(WebPort(box), virtual=virtual, names=lambda: names() | {host})  # --host's too
-            server = make_server(app, app.config["CHANGES"], host, args.port)
+            server = make_server(app, services(app).changes, host, args.port)
         except OSError as e:
             raise StartError(said("port_taken", host=host, port=args.port, error=e.strerror or e)) from None
         print(f"arbitro: {said('serving_mock' if args.mock else 'serving', url=url)}", file=sys.stderr, flush=True)
         box.start()
-        stop_on_signals(app.config["CHANGES"].close)
+        stop_on_signals(services(app).changes.close)
         memory.settle()  # what the start made is kept for good: the garbage collections skip it
         server.run()  # until a signal ends its loop: waitress then shuts its threads down
     except Rejected as e:

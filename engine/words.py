@@ -55,8 +55,10 @@ def say(language: str, domain: str, context: str | None, key: str, /, **values: 
 
 def as_json(language: str, domains: Iterable[str]) -> dict[str, object]:
     """What a phone needs to speak `language`: every message of `domains` by context, a plural message as its
-    list of forms, and the catalog's plural rule (a C expression in ``n``)."""
-    found: dict[str, object] = {"plural": catalog(language, SHARED).plural_expr}
+    list of forms, and the catalogs' plural rule as its table (engine/mofile.py's `PluralTable`: the page looks a
+    count's form up as the box does, and evaluates no code)."""
+    table = catalog(language, SHARED).plural
+    found: dict[str, object] = {"plural": {"head": list(table.head), "cycle": list(table.cycle)}}
     for domain in domains:
         contexts: dict[str | None, dict[str, mofile.Text]] = {}
         for (context, key), text in catalog(language, domain).messages.items():

@@ -90,7 +90,7 @@ def test_a_shangrila_turn_by_keyboard_alone_keeps_the_focus(server, browser):
     while not phone.evaluate("document.activeElement.classList.contains('can')"):
         space = tab_to(phone, "space:")
     phone.keyboard.press("Enter")  # a master placed
-    phone.wait_for_function(f"fetch('/api/table').then(r => r.json()).then(v => v.version > {before})")
+    phone.wait_for_function(f"() => fetch('/api/table').then(r => r.json()).then(v => v.version > {before})")
     phone.wait_for_timeout(300)
     assert focused(phone) != "BODY"  # the focus stays on the page: on the space, or on the prompt's heading
     assert table(server)["villages"][int(village.split(":")[1])]["masters"][space.split(":")[1]] == 0
@@ -105,7 +105,7 @@ def test_a_leader1_choice_by_keyboard_keeps_the_focus_through_the_update(server,
     tab_to(phone, "choice:")
     before = table(server)["version"]
     phone.keyboard.press("Enter")
-    phone.wait_for_function(f"fetch('/api/table').then(r => r.json()).then(v => v.version > {before})")
+    phone.wait_for_function(f"() => fetch('/api/table').then(r => r.json()).then(v => v.version > {before})")
     phone.wait_for_timeout(300)
     assert focused(phone) != "BODY"
     assert phone.evaluate("document.getElementById('main').getAttribute('aria-live')") is None  # no page re-read
@@ -128,7 +128,7 @@ def test_the_shangrila_map_reads_at_12_px_or_more_and_names_whose_pieces_stand_w
     seat.keyboard.press("Enter")
     kind = seat.get_attribute(".space-button.can", "data-kind")
     seat.click(".space-button.can")
-    seat.wait_for_function("document.querySelector('[data-key=\"village:0\"]').getAttribute('aria-label').includes(':')")
+    seat.wait_for_function("() => document.querySelector('[data-key=\"village:0\"]').getAttribute('aria-label').includes(':')")
     label = seat.get_attribute('[data-key="village:0"]', "aria-label")
     assert "Giocatore 1" in label and "ponti verso" in label, label  # whose master stands there, and its bridges
     if seat.get_attribute('[data-key="village:0"]', "aria-pressed") != "true":

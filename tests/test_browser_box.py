@@ -33,7 +33,7 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
     screenshot(page, "box-1-waiting")
     for seat, button in [(0, 1), (1, 2), (2, 4), (3, 5)]:  # Salto, Scatto, Prudente, Vertigini
         page.click(f'[data-seat="{seat}"][data-button="{button}"]')
-        page.wait_for_function("document.getElementById('status').textContent === ''")
+        page.wait_for_function("() => document.getElementById('status').textContent === ''")
     for _ in range(50):  # the reveal delay, then the reveal
         if table(server)["match"] == 2:
             break
@@ -54,7 +54,7 @@ def test_a_ponte_match_played_by_clicking_the_virtual_box(server, browser):
         with page.expect_response("**/box/press") as pressed:  # Salto again: refused, the table sees nothing
             page.click('[data-seat="0"][data-button="1"]')
     assert pressed.value.json() == {"seat": 0, "button": 1, "status": "pressed", "version": table(server)["version"]}
-    page.wait_for_function("document.getElementById('oled').complete")
+    page.wait_for_function("() => document.getElementById('oled').complete")
     # defect: the page printed "il giocatore 1 non ha quella carta" under the OLED, for the whole table
     assert page.locator("#status").inner_text() == "" and oled(page) == moves
     screenshot(page, "box-4-refused-secretly")
@@ -80,7 +80,7 @@ def test_the_virtual_box_has_twelve_pads_and_every_game_starts_and_takes_a_press
             post(idle_server, "/api/host/end", {})
         post(idle_server, "/api/host/game", {"game": game, "seats": seats, "options": {}})
         assert table(idle_server)["game"] == game
-        page.wait_for_function(f"document.querySelectorAll('.pad').length === {seats}")  # the seats in play
+        page.wait_for_function(f"() => document.querySelectorAll('.pad').length === {seats}")  # the seats in play
         for seat in range(seats):  # button 1 of each pad through the simulated matrix, until one acts
             with page.expect_response("**/box/press") as pressed:
                 page.click(f'[data-seat="{seat}"][data-button="1"]')

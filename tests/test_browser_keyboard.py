@@ -57,7 +57,7 @@ def get(server, path):
 
 def drawn(page, version):
     """Waits until the page has drawn the box's version `version` (or a later one)."""
-    page.wait_for_function(f"Number(document.getElementById('main').dataset.version) >= {version}")
+    page.wait_for_function(f"() => Number(document.getElementById('main').dataset.version) >= {version}")
 
 
 def action_key(action):
@@ -91,7 +91,7 @@ class Keyboard:
 
     def reach(self, key, limit=200):
         """Tab (or Shift+Tab, whichever way it lies) to the control keyed `key`."""
-        self.page.wait_for_function(f"({TOWARDS})({json.dumps(key)}) !== null")
+        self.page.wait_for_function(f"() => ({TOWARDS})({json.dumps(key)}) !== null")
         for _ in range(limit):
             way = self.page.evaluate(TOWARDS, key)
             assert way is not None, f"{key!r} went away"

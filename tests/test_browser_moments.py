@@ -35,7 +35,7 @@ def redrawn(page, action, parts="main > *"):
     before = table(server_of(page))["version"]
     action()
     table_once(server_of(page), lambda view: view["version"] != before)
-    page.wait_for_function(f"!document.querySelector('{parts.replace('*', '[data-old]')}')")
+    page.wait_for_function(f"() => !document.querySelector('{parts.replace('*', '[data-old]')}')")
 
 
 def server_of(page):
@@ -98,13 +98,13 @@ def test_the_live_line_says_who_picked_the_reveal_and_the_new_prompt_never_a_sec
     phone = ponte_phone(browser, server)
     said = lambda: phone.inner_text("#announce")  # noqa: E731
     redrawn(phone, lambda: press(server, {"seat": 1, "button": 2}))
-    phone.wait_for_function("document.getElementById('announce').textContent.includes('giocatore 2 ha scelto')")
+    phone.wait_for_function("() => document.getElementById('announce').textContent.includes('giocatore 2 ha scelto')")
     assert said().endswith(".")
     mine = phone.inner_text(".prompt button.choice >> nth=0").split("\n")[0]
     phone.click(".prompt button.choice")
     for seat, button in ((2, 4), (3, 5)):
         press(server, {"seat": seat, "button": button})
-    phone.wait_for_function("document.getElementById('announce').textContent.includes('rivelate')")
+    phone.wait_for_function("() => document.getElementById('announce').textContent.includes('rivelate')")
     screenshot(phone, "moments-live-line-it")
     assert "Tocca a te" in said(), said()  # the next match's prompt
 

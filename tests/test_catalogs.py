@@ -1,18 +1,22 @@
 """The message catalogs: every message in both languages with the same placeholders, plural forms that agree
 with their count, and no user-visible word outside the catalogs."""
 import ast
+import gettext
+import io
 import re
 import string
 from pathlib import Path
 
 import pytest
 
-from babel.messages.mofile import read_mo
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
+from hypothesis import given, settings, strategies as st
 
 from engine import catalogs, mofile
 from engine.games import GAMES, LOCALE
-from engine.words import SHARED, as_json, lookup, say
+from engine.words import LANGUAGES, SHARED, as_json, catalog, lookup, say
 
 ROOT = Path(__file__).parent.parent
 DOMAINS = (SHARED, *GAMES)
@@ -55,6 +59,72 @@ def test_a_plural_rule_changed_in_the_po_makes_its_catalog_stale(tmp_path):
     assert catalogs.is_stale(copied(tmp_path, lambda text: text.replace(b"plural=(n != 1)", b"plural=(n > 1)")))
 
 
+def test_a_catalog_whose_plural_table_is_not_its_rules_is_stale(tmp_path):
+    """The table is what the box and the phones read: one left behind by an edit of the rule, or changed by hand,
+    would give counts the wrong form."""
+    po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
+    other = catalogs.compiled(po).replace(b"X-Plural-Table: head 1 0; cycle 1", b"X-Plural-Table: head 0 0; cycle 1")
+    assert other != catalogs.compiled(po)
+    assert catalogs.is_stale(copied(tmp_path, mo_bytes=other))
+
+
+def test_a_catalog_compiled_without_its_plural_table_is_stale_and_refused_by_the_box(tmp_path):
+    """As Babel alone compiles it (and as every .mo was before the tables): the box says how to mend it."""
+    source = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
+    with source.open("rb") as data:
+        plain = io.BytesIO()
+        write_mo(plain, read_po(data, locale="it", domain=SHARED))
+    po = copied(tmp_path, mo_bytes=plain.getvalue())
+    assert catalogs.is_stale(po)
+    with pytest.raises(ValueError, match=r"arbitro.mo has no plural table \(X-Plural-Table\): compile it with "
+                                         r"`make catalogs`"):
+        mofile.read(po.with_suffix(".mo"))
+    assert catalogs.main([str(tmp_path)]) == 0 and not catalogs.is_stale(po)
+
+
+@pytest.mark.parametrize("expr", ["(n > 5000)", Catalog(locale="it").plural_expr])
+def test_a_plural_rule_that_makes_no_table_stops_the_compile_by_name(tmp_path, capsys, expr):
+    """A rule whose forms settle late, or repeat only every million counts (CLDR's newer Italian: a million is
+    "many", Babel's rule for it), makes no short table: the compile says which .po and why, and writes nothing."""
+    po = copied(tmp_path, lambda text: text.replace(b"nplurals=2; plural=(n != 1)",
+                                                    f"nplurals=3; plural={expr}".encode()))
+    before = po.with_suffix(".mo").read_bytes()
+    assert catalogs.main([str(tmp_path)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"error: {po}: the plural rule {expr!r} makes no table") and "cycle" in said
+    assert po.with_suffix(".mo").read_bytes() == before
+
+
+# Rules other languages' catalogs use (Babel's, from CLDR): each has a short table, which gives every count the
+# rule's form. Russian and Polish read the last two digits, Arabic has six forms, Irish five up to 10.
+OTHER_LANGUAGES = ("ru", "pl", "ar", "sl", "ja", "lt", "ga", "cy", "mt", "en")
+
+
+def rule(language):
+    """The plural rule of `language`'s catalogs (Babel's), evaluated as gettext does."""
+    return getattr(gettext, "c2py")(Catalog(locale=language).plural_expr)
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_every_languages_plural_rule_makes_a_short_table_that_agrees_with_it(language):
+    table = catalogs.plural_table(Catalog(locale=language).plural_expr)
+    assert len(table.head) <= 11 and len(table.cycle) in (1, 100)
+    assert [table(n) for n in range(3000)] == [rule(language)(n) for n in range(3000)]
+    assert mofile.PluralTable.parse(str(table)) == table
+
+
+@settings(deadline=None)  # the first example works the tables out
+@given(st.sampled_from(OTHER_LANGUAGES), st.integers(min_value=0, max_value=10 ** 30))
+def test_a_tables_form_of_any_count_is_the_rules(language, n):
+    assert catalogs.plural_table(Catalog(locale=language).plural_expr)(n) == rule(language)(n)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_catalog_of_a_language_has_one_plural_table(language):
+    """The phones read the shared catalog's table for every domain's plural messages."""
+    assert {catalog(language, domain).plural for domain in DOMAINS} == {catalog(language, SHARED).plural}
+
+
 def test_the_same_messages_written_by_another_babel_are_not_stale(tmp_path):
     """Another Babel version writes the same catalog in other bytes (its header names it): not a stale one."""
     po = LOCALE / "it" / "LC_MESSAGES" / "arbitro.po"
@@ -75,6 +145,7 @@ def test_the_box_reads_every_catalog_as_babels_public_reader_does(po):
     assert ours.messages == expected
     assert ours.plural_expr == babel.plural_expr
     assert [ours.plural(n) for n in range(200)] == [eval(babel.plural_expr, {"n": n}) * 1 for n in range(200)]
+    assert ours.header["x-plural-table"] == str(catalogs.plural_table(babel.plural_expr))
 
 
 def test_a_file_that_is_no_catalog_is_refused_by_name(tmp_path):
@@ -119,7 +190,8 @@ def test_plural_forms_agree_with_their_count(language, domain, context, key, for
 
 def test_the_phone_gets_every_message_and_the_plural_rule():
     words = as_json("it", DOMAINS)
-    assert words["plural"] == "(n != 1)"
+    assert words["plural"] == {"head": [1, 0], "cycle": [1]}  # (n != 1)
+    assert "new Function" not in (ROOT / "web_companion" / "static" / "phone.js").read_text()
     assert words["ponte"]["phone"]["cards"] == ["{n} carta", "{n} carte"]
     assert words[SHARED]["box"]["yes"] == "sì"
     assert sum(len(c) for d in DOMAINS for c in words[d].values()) == sum(len(messages("it", d)) for d in DOMAINS)

@@ -26,6 +26,7 @@ from tests.phones import take
 from device.display import render
 from device.web_port import WebPort
 from web_companion import api, create_app
+from web_companion.services import services
 from web_companion.streams import KEEP_ALIVE_EVENT
 from tests.conftest import virtual
 
@@ -197,7 +198,7 @@ class Side:
     def __init__(self, box, seats):
         self.box = box
         self.app = create_app(WebPort(box), virtual=virtual(box))  # mock mode: the OLED image is served too
-        self.changes = self.app.config["CHANGES"]
+        self.changes = services(self.app).changes
         self.viewers = [PUBLIC, HOST] + list(range(seats))
         self.phones = {viewer: self.app.test_client() for viewer in self.viewers}
         for seat in range(seats):

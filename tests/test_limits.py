@@ -23,6 +23,7 @@ from device.web_port import WebPort
 from tests.browser import Server
 from tests.conftest import DIRECT_PINMAP, virtual
 from web_companion import MAX_BODY, api, create_app
+from web_companion.services import services
 from web_companion.waitress_writer import connection_writer
 
 HUGE = 200 * 1024 * 1024  # bytes a request says it sends (sent lazily: the test never holds them)
@@ -211,8 +212,8 @@ def served(box, monkeypatch):
     apart: only a phone's leaving can free its place."""
     monkeypatch.setattr(api, "KEEP_ALIVE", 3600.0)
     app = create_app(WebPort(box))
-    app.config["CHANGES"].places = 2
-    made = make_server(app, app.config["CHANGES"], "127.0.0.1", 0)
+    services(app).changes.places = 2
+    made = make_server(app, services(app).changes, "127.0.0.1", 0)
     threading.Thread(target=made.run, daemon=True).start()
     yield app, made.effective_port
     made.close()

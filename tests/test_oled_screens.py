@@ -15,13 +15,13 @@ from device.menu import Menu
 from device.seen import seen
 from device.texts import text
 from engine.games import GAMES
-from engine.pairing import Pairing
 from engine.state_file import MemoryState
 from engine.table import Table
 from games.biglietti import oled as biglietti_pages
 from games.lifeboats import oled as lifeboats_pages
 from games.ponte import oled as ponte_pages
 from tests.browser import SCREENSHOTS
+from web_companion.pairing import Pairing
 
 BODY_TOP = LINE + 1
 

@@ -13,20 +13,31 @@ from PIL import Image
 
 from device.screens import who
 from device.web_port import WebPort
-from engine import pairing as pairing_module
-from engine.pairing import Pairing, PairingRefused, guesser
 from engine.state_file import MemoryState, StateFileError
 from engine.version import about
 from games.ponte import rules as ponte
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import code_on_oled, link_on_oled, open_link, take
+from web_companion import pairing as pairing_module
+from web_companion.pairing import Pairing, PairingRefused, guesser
 from web_companion import create_app
+from web_companion.viewers import HOST_COOKIE, SEAT_COOKIE
 
 
 def phone(box, address="192.168.1.50"):
     client = create_app(WebPort(box)).test_client()
     client.environ_base["REMOTE_ADDR"] = address
     return client
+
+
+def restarted(client, box):
+    """The phone `client` with its cookies, on the web app of `box` (as the box has restarted)."""
+    again = phone(box, client.environ_base["REMOTE_ADDR"])
+    for name in (SEAT_COOKIE, HOST_COOKIE):
+        kept = client.get_cookie(name)
+        if kept is not None:
+            again.set_cookie(name, kept.value)
+    return again
 
 
 def enter(client, code, address=None, **headers):
@@ -234,7 +245,7 @@ def test_tokens_and_the_language_survive_a_restart_and_a_new_game_with_as_many_s
     pin_factory.reset()
 
     again = make_box()
-    seat_phone.application.config["BOX"] = host_phone.application.config["BOX"] = WebPort(again)
+    seat_phone, host_phone = restarted(seat_phone, again), restarted(host_phone, again)
     assert again.language.value == "en" and again.display.screen.title.startswith("Match")
     assert seat_view(seat_phone)["viewer"] == 3
     assert host_phone.get("/api/host").get_json() == {"host": True, "language": "en", **about()}

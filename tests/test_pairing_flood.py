@@ -13,9 +13,10 @@ import pytest
 
 from device.server import make_server
 from device.web_port import WebPort
-from engine import pairing as pairing_module
 from tests.phones import link_on_oled
 from web_companion import create_app
+from web_companion import pairing as pairing_module
+from web_companion.services import services
 
 STRANGERS_V4 = pairing_module.GUESSERS + 76  # more addresses than the box remembers
 STRANGERS_V6 = pairing_module.GUESSERS + 76
@@ -28,7 +29,7 @@ LAST_GUESSES = 10  # each stranger's guesses sent once the table's phone has pai
 def served(box):
     """(app, port): the box's web app on the server the box runs."""
     app = create_app(WebPort(box))
-    made = make_server(app, app.config["CHANGES"], "127.0.0.1", 0)
+    made = make_server(app, services(app).changes, "127.0.0.1", 0)
     threading.Thread(target=made.run, daemon=True).start()
     yield app, made.effective_port
     made.close()

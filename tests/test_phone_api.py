@@ -8,6 +8,7 @@ from engine.version import about
 from tests.conftest import DIRECT_PINMAP, virtual
 from tests.phones import take
 from web_companion import api, create_app
+from web_companion.services import services
 
 
 @pytest.fixture
@@ -209,7 +210,7 @@ def test_a_refused_pad_press_is_told_to_that_seats_phone_alone(app, box):
 
 
 def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, box):
-    changes = app.config["CHANGES"]
+    changes = services(app).changes
     changes.places = 1
     told = []
     changes.when_waiting = told.append
@@ -223,7 +224,7 @@ def test_a_phone_beyond_the_streams_places_is_told_in_its_language_to_poll(app, 
 
 
 def test_every_phone_that_starts_to_wait_is_counted_and_told_to_the_server(app, box):
-    changes, told = app.config["CHANGES"], []
+    changes, told = services(app).changes, []
     changes.when_waiting = told.append
     client = app.test_client()
     streams = [client.get("/api/stream", buffered=False) for _ in range(3)]
@@ -324,7 +325,7 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
         assert next(stream) == b"retry: 2000\n\n" and next(stream).startswith(b"event: box")
         assert next(stream).startswith(b"id: %d\nevent: view" % box.table.version)
     renders, encodings = [], []
-    changes, dumps = app.config["CHANGES"], json.dumps
+    changes, dumps = services(app).changes, json.dumps
     view = changes.view  # the phones' renders (the OLED renders its own)
     monkeypatch.setattr(changes, "view", lambda viewer, view_of: (renders.append(viewer), view(viewer, view_of))[1])
     monkeypatch.setattr("web_companion.streams.json.dumps",  # views (the box's health is encoded as it changes)
@@ -341,7 +342,7 @@ def test_fifty_phones_and_a_poller_cost_one_render_and_one_encoding_per_viewer_p
 
 
 def test_a_phone_still_follows_when_the_server_cannot_add_threads(app, box, caplog):
-    changes = app.config["CHANGES"]
+    changes = services(app).changes
 
     def no_threads(phones):
         raise RuntimeError("can't start new thread")

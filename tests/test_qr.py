@@ -8,7 +8,7 @@ from PIL import Image
 from device import screens
 from device.display import QR_BORDER, QR_MODULES, QR_SIZE, qr_code, render
 from device.network import join_url, link_url
-from engine.pairing import Pairing
+from web_companion.pairing import Pairing
 from engine.state_file import MemoryState
 
 SCALE, QUIET = 4, 4

@@ -15,6 +15,7 @@ from device.web_port import WebPort
 from engine.rules.protocol import refuse
 from tests.conftest import virtual
 from web_companion import create_app, streams, waitress_writer
+from web_companion.services import services
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_a_change_reaches_every_phone_from_one_thread_without_waking_theirs(box,
 
 def test_a_phone_that_left_is_let_go_at_once(box, served):
     app, port = served
-    changes = app.config["CHANGES"]
+    changes = services(app).changes
     connection, response = follow(port)
     read_until_view(response, box.table.version)
     assert changes.waiters == 1
@@ -105,14 +106,14 @@ def test_a_phone_that_reads_no_more_is_let_go_not_waited_for(box):
     assert next(chunks) == b"retry: 2000\n\n"
     assert list(chunks) == []  # its stream ends, and nothing more is written to it
     response.close()
-    assert app.config["CHANGES"].waiters == 0
+    assert services(app).changes.waiters == 0
 
 
 def test_a_stopping_box_lets_every_waiting_phone_go_at_once(box, served):
     """Defect: `systemctl stop` waited 5 s (waitress's shutdown) for each thread a phone held while it waited for
     the next change (a keep-alive 15 s away, a long poll 25 s)."""
     app, port = served
-    changes = app.config["CHANGES"]
+    changes = services(app).changes
     connection, response = follow(port)
     read_until_view(response, box.table.version)
     polled = []
@@ -130,7 +131,7 @@ def test_a_stopping_box_lets_every_waiting_phone_go_at_once(box, served):
 def test_a_stopping_box_asks_the_server_for_no_more_threads(box):
     """Defect (a reviewer's): the phones let go as the box stopped each told the server how many still waited,
     which set its threads back up after waitress's shutdown had taken them to none: the stop then waited 5 s."""
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     told = []
     changes.when_waiting = told.append
     assert changes.take_place()
@@ -191,7 +192,7 @@ def test_a_phone_reads_what_happened_in_the_order_it_happened_however_fast_the_b
     """Defect: the box's thread sent the views of a batch before its refusals, so a seat's phone read a refusal
     before or after the view of a later change depending on how fast the thread ran (the two-tables test of
     Leader 1 failed 11 times in 14 under load)."""
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     connection = Gated()
     follower = streams.Follower(lambda: 0, connection)
     changes.follow(follower)

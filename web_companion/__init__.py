@@ -4,10 +4,11 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from engine.pairing import PairingRefused
+from .pairing import PairingRefused
 from engine.journal import StorageError
 
-from . import api, host, host_names, pages, pair_link, same_origin, seat, virtual_box
+from . import api, content_policy, host, host_names, pages, pair_link, same_origin, seat, virtual_box
+from .services import KEY, Services, services
 from .streams import Changes
 from .texts import word
 from .viewers import language
@@ -23,9 +24,11 @@ def create_app(box, *, virtual=None, names=None):
     `virtual` is the virtual box (device/virtual_box.py) its page works. `names()`: the names and addresses the
     box is reached by now (device/network.py); it answers no other (None: only localhost)."""
     app = Flask(__name__)
-    app.config.update(BOX=box, VIRTUAL=virtual, MAX_CONTENT_LENGTH=MAX_BODY)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY)
     app.json.sort_keys = False
-    init_app(app, box)
+    app.extensions[KEY] = Services(box, Changes(box), virtual)
+    box.subscribe_presses(lambda key, outcome: _pad_refused(services(app).changes, key, outcome))
+    content_policy.init_app(app)
     host_names.init_app(app, names)  # first: a request for another name is read no further
     same_origin.init_app(app)
     for blueprint in (pages.bp, api.bp, seat.bp, host.bp, pair_link.bp):
@@ -58,12 +61,6 @@ def create_app(box, *, virtual=None, names=None):
         return response, 429
 
     return app
-
-
-def init_app(app, box):
-    """Services the blueprints share: the change feed every phone waits on."""
-    app.config["CHANGES"] = changes = Changes(box)
-    box.subscribe_presses(lambda key, outcome: _pad_refused(changes, key, outcome))
 
 
 def _pad_refused(changes, key, outcome):

@@ -2,11 +2,12 @@
 the games."""
 import logging
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from engine.games import GAMES
 from engine.rules import PUBLIC
 
+from .services import services
 from .streams import Follower
 from .waitress_writer import connection_writer
 from .texts import word
@@ -55,7 +56,7 @@ def viewer_of(the_box, wants_seat, token):
 
 @bp.get("/table")
 def table():
-    since, changes = since_arg(), current_app.config["CHANGES"]
+    since, changes = since_arg(), services().changes
     heard(since)
     if since is not None and changes.take_place():  # no place to wait: answer at once
         try:
@@ -70,7 +71,7 @@ def table():
 @bp.get("/box")
 def box_health():
     """How the box itself is (the stream sends it as `box` events; polling phones ask here)."""
-    return jsonify(current_app.config["CHANGES"].health())
+    return jsonify(services().changes.health())
 
 
 @bp.get("/stream")
@@ -79,7 +80,7 @@ def stream():
     the box's health (whether its display answers), kept apart so the view keys stay those of the replay;
     `refused` events, to a seat's stream alone, the reason its pad's latest press was refused (in the page's
     language). When every place to wait is taken: 503, and the phone polls instead."""
-    the_box, changes = box(), current_app.config["CHANGES"]
+    the_box, changes = box(), services().changes
     wants_seat, token = request.args.get("view") == "seat", request.cookies.get(SEAT_COOKIE)
     heard(last_event_id())
     if not changes.take_place():

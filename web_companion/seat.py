@@ -1,7 +1,7 @@
-"""A phone's seat: paired by the code the box shows (engine/pairing.py), then see and act as that seat."""
+"""A phone's seat: paired by the code the box shows (web_companion/pairing.py), then see and act as that seat."""
 from flask import Blueprint, jsonify, request
 
-from engine.pairing import DIGITS, KEY_LENGTH, well_formed, well_formed_key
+from .pairing import DIGITS, KEY_LENGTH, well_formed, well_formed_key
 
 from .viewers import HOST_COOKIE, SEAT_COOKIE, box, fail, json_body, json_object, refused, require_seat
 
@@ -45,7 +45,7 @@ def seats():
 def pair():
     """The phone typed the code the box shows ({"code"}), or opened the link of its QR code (the link's page
     sends {"key"}): it holds the seat (or the host role) the code was for. A wrong code is 403, too many from
-    one address 429; a code that too many wrong ones closed, or a link whose code is over, 403 (engine/pairing.py)."""
+    one address 429; a code that too many wrong ones closed, or a link whose code is over, 403 (web_companion/pairing.py)."""
     body = json_object()
     if isinstance(body, dict) and set(body) == {"key"}:
         key = well_formed_key(body["key"])

@@ -2,17 +2,19 @@
 public."""
 import ipaddress
 
-from flask import abort, current_app, jsonify, make_response, request
+from flask import abort, jsonify, make_response, request
 
 from engine.rules.protocol import SHARED, Message
 from engine.words import LANGUAGES, render
+
+from .services import services
 
 SEAT_COOKIE = "arbitro_seat"
 HOST_COOKIE = "arbitro_host"
 
 
 def box():
-    return current_app.config["BOX"]
+    return services().box
 
 
 def fail(status, key, /, **params):
@@ -87,7 +89,7 @@ def is_local():
 def is_host():
     """The host role: held by a phone paired with it; in mock mode also by the laptop's own browser, which
     presses the virtual box's host panel anyway (a phone on the network pairs, as on the Pi)."""
-    if current_app.config["VIRTUAL"] is not None and is_local():
+    if services().virtual is not None and is_local():
         return True
     return box().is_host(request.cookies.get(HOST_COOKIE))
 

@@ -1,10 +1,11 @@
 """The virtual box (mock mode only): the live OLED, every pad and the host panel, clickable. A click drives
 the mock pins, so the same GPIO, debounce and pad code runs as on the Pi. It is the laptop's: every route answers
 only the machine the box runs on (its OLED shows pairing codes; a phone on the network plays as at a real box)."""
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template
 
 from engine.words import SHARED, as_json, say
 
+from .services import services
 from .viewers import box as _box
 from .viewers import fail, is_local, json_object
 
@@ -13,7 +14,7 @@ bp = Blueprint("virtual_box", __name__, url_prefix="/box")
 
 def virtual():
     """The virtual box the app was handed (mock mode only)."""
-    return current_app.config["VIRTUAL"]
+    return services().virtual
 
 
 @bp.before_request

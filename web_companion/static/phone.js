@@ -14,9 +14,15 @@ const ARBITRO = (() => {
                    "#00838f", "#ad1457", "#4e342e", "#37474f", "#9e9d24", "#283593"];
   const games = {};
 
-  // The catalogs' messages (engine/words.py): by domain and context; a plural message is its list of forms,
-  // chosen by the catalog's own plural rule; a label "key:7" with no message of its own is worded by "key:#".
-  const pluralIndex = new Function("n", `return +(${T.plural});`);
+  // The catalogs' messages (engine/words.py): by domain and context; a plural message is its list of forms, the
+  // count's form looked up in the catalogs' plural table as the box does (engine/mofile.py's PluralTable: the
+  // forms of the first counts, then a cycle; a count that is no whole number takes the form of 0, a negative one
+  // that of its size); a label "key:7" with no message of its own is worded by "key:#".
+  function pluralIndex(count) {
+    const n = Number.isInteger(count) ? Math.abs(count) : 0;
+    const {head, cycle} = T.plural;
+    return n < head.length ? head[n] : cycle[(n - head.length) % cycle.length];
+  }
   function message(domain, context, key, values) {
     const messages = (T[domain] || {})[context] || {};
     let found = messages[key];

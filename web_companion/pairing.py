@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, cast
 
-from .rules.protocol import JSON
+from engine.rules.protocol import JSON
 
 Target: TypeAlias = tuple[str] | tuple[str, int]  # ("seat", n) or ("host",)
 
