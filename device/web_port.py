@@ -33,8 +33,8 @@ class WebPort:
 
     @property
     def storage(self):
-        table = self._table
-        return table.fault or ("lost" if table.lost else "ok")
+        moment = self._table.moment
+        return moment.fault or ("lost" if moment.lost else "ok")
 
     def seen(self, version):
         self._table.seen(version)

@@ -209,3 +209,56 @@ def test_a_phone_reads_what_happened_in_the_order_it_happened_however_fast_the_b
     assert changes.written(10)
     sent = [event.split(b"\n")[0] for event in connection.taken()]
     assert sent == [b"id: %d" % first, b"event: refused", b"id: %d" % box.table.version, b"event: refused"]
+
+
+def test_a_phone_that_fell_behind_is_sent_every_version_in_order_as_another_joins(box):
+    """Defect: a phone joining sent every phone following the view as the table stood then, ahead of the changes
+    still queued for them: a phone the box's thread was still writing to skipped the versions in between."""
+    changes = create_app(WebPort(box)).config["CHANGES"]
+    connection = Gated()
+    changes.follow(streams.Follower(lambda: "public", connection))
+    assert changes.written(10)
+    connection.taken()  # the box's health and the view as it is
+    connection.open.clear()
+    versions = []
+    box.seat_act(1, box.table.legal_actions(1)[0])  # the box's thread waits in the write of this view
+    versions.append(box.table.version)
+    assert connection.waiting.wait(10)
+    changes.follow(streams.Follower(lambda: "public"))  # another phone comes
+    for seat in (2, 3):
+        box.seat_act(seat, box.table.legal_actions(seat)[0])
+        versions.append(box.table.version)
+    connection.open.set()
+    assert changes.written(10)
+    sent = [event.split(b"\n")[0] for event in connection.taken()]
+    assert [line for line in sent if line.startswith(b"id: ")] == [b"id: %d" % v for v in versions]
+
+
+def test_each_view_is_rendered_off_the_press_once_for_every_phone_with_that_viewer(box, monkeypatch):
+    """A press only queues the table's new moment: the box's thread renders each viewer's view of it once, however
+    many phones follow with that viewer (defect: each view was rendered inside the press, which waited for it)."""
+    changes = create_app(WebPort(box)).config["CHANGES"]
+    rendered, view = [], streams.Changes.view
+    monkeypatch.setattr(streams.Changes, "view", staticmethod(lambda viewer, view_of: (
+        rendered.append((threading.current_thread().name, viewer)), view(viewer, view_of))[1]))
+    phones = [streams.Follower(lambda viewer=viewer: viewer) for viewer in ["public", "public", "public", 0, 0]]
+    for phone in phones:
+        changes.follow(phone)
+    assert changes.written(10)
+    rendered.clear()
+    box.seat_act(1, box.table.legal_actions(1)[0])
+    assert changes.written(10)
+    assert len(rendered) == 2 and set(rendered) == {("phones", 0), ("phones", "public")}
+    assert all(phone.version == box.table.version for phone in phones)
+
+
+def test_a_long_poll_is_answered_as_the_table_changes_with_no_phone_following(box):
+    """Defect: only a change queued for a phone following live woke the long polls: with none following, a poll
+    waited out its whole time (25 s) before it was sent the change."""
+    changes = create_app(WebPort(box)).config["CHANGES"]
+    since, polled = box.table.version, []
+    polling = threading.Thread(target=lambda: polled.append(changes.wait(since, 60)), daemon=True)
+    polling.start()
+    box.seat_act(1, box.table.legal_actions(1)[0])
+    polling.join(timeout=10)
+    assert polled == [True]

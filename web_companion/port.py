@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from engine.moment import Moment
+
 JSON = Any
 T = TypeVar("T")
 Viewer = int | str  # a seat, or "public"
@@ -33,10 +35,11 @@ class BoxPort(Protocol):
         """A phone at the table was shown `version`: a later one than the box's tells that the journal lost
         acknowledged actions, which the box then says on every phone (storage "lost") until the next game."""
     def snapshot(self, read: Callable[[int, Callable[[Viewer], dict[str, JSON]]], T]) -> T:
-        """read(version, view_of) in one read of the table: every view view_of(viewer) gives is at `version`, and
-        no change is made meanwhile. Returns what `read` returns."""
-    def subscribe(self, listener: Callable[[int], None]) -> None:
-        """listener(version) on every change of the table, as it is made."""
+        """read(version, view_of) on one moment of the table, read without its lock: every view view_of(viewer)
+        gives is at `version`. Returns what `read` returns."""
+    def subscribe(self, listener: Callable[[Moment], None]) -> None:
+        """listener(moment) on every change of the table, in order, as it is made (under the table's lock: it
+        only queues the moment, and renders nothing)."""
 
     # -- the box --------------------------------------------------------------------------------------
     def subscribe_presses(self, listener: Callable[[tuple[Any, ...], dict[str, JSON]], None]) -> None:

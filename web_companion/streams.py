@@ -1,7 +1,10 @@
 """Live updates. A long poll waits on one condition that the table's and the display's subscriptions wake. The
-phones that follow live (`Follower`s) are written to by one thread of their own, once per change: each viewer's
-view is rendered and encoded once, and under waitress each phone's event goes straight to its connection, so a
-change wakes no phone's thread (with 50 phones, that was most of a press's cost).
+phones that follow live (`Follower`s) are written to by one thread of their own: the table hands each change over
+as a moment (engine/moment.py), which the press only queues; that thread renders and encodes each viewer's view of
+it once, for every phone following with that viewer (and every phone polling), and under waitress each phone's
+event goes straight to its connection, so a change wakes no phone's thread and a press waits for no phone (with 50
+phones, writing and rendering were most of a press's cost). A phone that fell behind is sent every version in
+order.
 
 Each phone that waits (a stream, a long poll) still holds one of the server's threads: waitress keeps a
 response open only while its thread is in it. So waiting has a fixed number of places, fewer than the server's
@@ -24,6 +27,7 @@ log = logging.getLogger(__name__)
 WAITERS = 320  # phones that may wait at once: the server runs this many threads and a few more
 KEEP_ALIVE_EVENT = b": keep-alive\n\n"
 LAST_NEWS = 0.5  # seconds the box stopping waits for its last news to be written to the phones
+KEPT = 8  # versions whose encoded views are kept: the latest, and those a phone behind is yet to be sent
 
 
 class Encoded(NamedTuple):
@@ -40,12 +44,14 @@ class Changes:
         self.waiters = 0  # phones holding a place
         self.when_waiting = None  # callable(phones waiting), told as one starts or stops waiting
         self._counting = threading.Lock()
-        self._encoded = (None, {})  # (version, {viewer: event bytes}): each view encoded once per version
+        self._encoded = {}  # version -> {viewer: Encoded}: each view encoded once per version, for the last KEPT
+        self._caching = threading.Lock()  # over which versions `_encoded` keeps
         self._followers = set()
-        # What the followers have yet to be sent, in the order it happened: ("view", version, {viewer: Encoded})
-        # for a change of the table (the views of that version), ("refused", seat, reason) for a refused pad
-        # press, ("box",) for the box's health or a new follower. Sent in that order, one event each, so what a
-        # phone reads depends on what happened and never on how fast this thread ran.
+        # What the followers have yet to be sent, in the order it happened: ("view", version, view_of) for a change
+        # of the table (its moment's views), ("refused", seat, reason) for a refused pad press, ("box", version,
+        # view_of) for the box's health (the display's, without a view) or a new follower (with the table as it
+        # stood, for those sent no view yet). Sent in that order, one event each, so what a phone reads depends on
+        # what happened and never on how fast this thread ran.
         self._happened = collections.deque()
         self._writing = False  # the followers' thread is sending what it took
         self._writer = None  # the followers' thread, while anyone follows
@@ -53,24 +59,29 @@ class Changes:
         box.subscribe_display(self._notify)
 
     def encoded(self, viewer):
-        """`viewer`'s view ("public" or a seat) at the table's version, as JSON and as a stream's `view` event:
-        rendered and encoded once per version, whoever asks, polling or following live. Returns (version,
-        Encoded)."""
-        version, cache = self._encoded  # most phones find it here, without queueing for the table
-        if version == self.box.version and viewer in cache:
-            return version, cache[viewer]
-        return self.box.snapshot(lambda version, view_of: self._encode(version, viewer, view_of))
+        """`viewer`'s view ("public" or a seat) at the table's version, as JSON and as a stream's `view` event.
+        Returns (version, Encoded)."""
+        version = self.box.version
+        found = self._encoded.get(version, {}).get(viewer)  # most phones find it here, rendering nothing
+        if found is not None:
+            return version, found
+        return self.box.snapshot(lambda version, view_of: (version, self._encode(version, viewer, view_of)))
 
     def _encode(self, version, viewer, view_of):
-        """In one read of the table (no change meanwhile): `viewer`'s view at `version`, cached."""
-        if self._encoded[0] != version:
-            self._encoded = (version, {})
-        cache = self._encoded[1]
-        if viewer not in cache:
+        """`viewer`'s view at `version`, from `view_of` (one moment's): rendered and encoded once per version,
+        whoever asks, polling or following live. Two threads asking at once may both encode it, alike."""
+        cache = self._encoded.get(version)
+        if cache is None:
+            with self._caching:
+                cache = self._encoded.setdefault(version, {})
+                while len(self._encoded) > KEPT:
+                    del self._encoded[min(self._encoded)]
+        found = cache.get(viewer)
+        if found is None:
             shown = self.view(viewer, view_of)
             data = json.dumps(shown, ensure_ascii=False).encode()
-            cache[viewer] = Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (shown["version"], data))
-        return version, cache[viewer]
+            found = cache.setdefault(viewer, Encoded(data, b"id: %d\nevent: view\ndata: %s\n\n" % (version, data)))
+        return found
 
     @staticmethod
     def view(viewer, view_of):
@@ -104,28 +115,23 @@ class Changes:
             log.exception("could not make room for more phones to follow live")
 
     def _table_changed(self, moment):
-        version = moment.version
-        """Under the table's lock, as the change is made: the views the followers want are rendered now, so
-        their thread writes them without waiting for the rest of the press (the OLED, the sounds), each phone
-        the view of this very version."""
-        with self._changed:
-            followers = list(self._followers)
-        views = {viewer: self.encoded(viewer)[1] for viewer in {follower.viewer() for follower in followers}}
-        self._happen(("view", version, views))
+        """Under the table's lock, as the change is made: its moment is queued, no more. The followers' thread
+        renders its views, off the press."""
+        self._happen(("view", moment.version, moment.view))
 
     def _notify(self, _):
-        self._happen(("box",))
+        self._happen(("box", None, None))
 
     def _happen(self, what):
         with self._changed:
             if self._followers:  # nobody follows: a new follower is sent the view as it is then
                 self._happened.append(what)
-                self._changed.notify_all()
+            self._changed.notify_all()  # the long polls wait on it too
 
     def refused(self, seat, message):
         """A press on `seat`'s pad was refused: its reason goes to the phones following as that seat, and to no
-        one else (during a secret pick the OLED says nothing of it). Called under the table's lock: the
-        followers' thread sends it."""
+        one else (during a secret pick the OLED says nothing of it). Queued between the changes it came between:
+        the followers' thread sends it."""
         self._happen(("refused", seat, message))
 
     def follow(self, follower):
@@ -135,7 +141,9 @@ class Changes:
                 follower.end()
                 return
             self._followers.add(follower)
-            self._happened.append(("box",))
+            # The table as it stands, read here: every change queued before is of an earlier version (the table
+            # moves on before it tells), so the view it is sent is never older than one the others were sent.
+            self._happened.append(("box", *self.box.snapshot(lambda version, view_of: (version, view_of))))
             self._changed.notify_all()
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_changes, name="phones", daemon=True)
@@ -170,7 +178,7 @@ class Changes:
                 if box_event[0] != health:
                     box_event = (health, b"event: box\ndata: %s\n\n" % json.dumps(health).encode())
                 for follower in followers:
-                    self._update(follower, *box_event, *what[1:])
+                    self._update(follower, *box_event, *what)
 
     def written(self, timeout):
         """Block until every change and refusal so far is written to the phones that follow live (or `timeout`
@@ -188,20 +196,15 @@ class Changes:
         except Exception as e:  # a phone gone: its next view's write lets it go
             log.debug("a refusal could not be told to a phone (%s: %s)", type(e).__name__, e)
 
-    def _update(self, follower, health, box_event, version=None, views=None):
+    def _update(self, follower, health, box_event, kind, version, view_of):
         """Send `follower` the box's health where it changed since it was last sent it, and the view of
-        `version` (from `views`) if it has not been sent it — without a version, the view as it is now, if it
-        has not been sent that. A phone that is gone or reads no more is let go: its own thread then ends its
-        response."""
+        `version` (from `view_of`) where it is the next it is to be sent: a change's, if it was sent an earlier
+        one; the table as it stood when a phone came (`kind` "box"), if it was sent none. A phone that is gone or
+        reads no more is let go: its own thread then ends its response."""
         try:
             news = [] if follower.health == health else [box_event]
-            viewer = follower.viewer()
-            if version is not None and views and viewer in views:
-                encoded = views[viewer]
-            else:
-                version, encoded = self.encoded(viewer) if follower.version != self.box.version else (None, None)
-            if version is not None and (follower.version is None or follower.version < version):
-                news.append(encoded.event)
+            if view_of is not None and (follower.version is None or kind == "view" and follower.version < version):
+                news.append(self._encode(version, follower.viewer(), view_of).event)
             else:
                 version = follower.version
         except Exception:
