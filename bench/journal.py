@@ -54,7 +54,7 @@ def child(durability, presses, folder):
     print the figures as JSON. The syncs are the shim's count (ARBITRO_SYNC_COUNT: a letter per sync)."""
     from device.config import load_pinmap
     from device.pads import SCAN_PERIOD, MatrixPads
-    from device.pins import mock_pins
+    from device.mock import mock_pins
     from engine import journal as journal_module
     from engine.journal import Journal
     from engine.rules import TERMINAL

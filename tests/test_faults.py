@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from device.config import DEFAULT_PINMAP
-from device.simulated_matrix import SimulatedMatrix
+from device.mock.matrix import SimulatedMatrix
 from device.web_port import WebPort
 from engine import table as table_module
 from engine.backup import recover, restore

@@ -11,9 +11,9 @@ from gpiozero.pins.mock import MockFactory
 from device.config import load_pinmap
 from device.matrix import MatrixColumn, MatrixRow, MatrixScanner
 from device.mock import Finger
+from device.mock.matrix import SimulatedMatrix
+from device.mock.pins import KEPT_STATES, MOCK_REVISIONS, BoxMockPin, mock_pins
 from device.pads import MatrixPads
-from device.pins import KEPT_STATES, MOCK_REVISIONS, BoxMockPin, mock_pins
-from device.simulated_matrix import SimulatedMatrix
 from tests.conftest import DIRECT_PINMAP, simulated_pads
 
 ROWS = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18]

@@ -1,6 +1,5 @@
-"""Mock mode's own parts, which the box itself never carries: the finger that presses keys on the mock pins (the
-virtual box's, and the tests'), and the power-off of a box that has nothing to power off. The composition root
-(device/cli.py) builds them in mock mode only and hands them in."""
+"""The finger that presses keys of the box's pads on mock pins, as a person's would: the virtual box's, and the
+tests'."""
 import time
 
 
@@ -34,16 +33,3 @@ class Finger:
         self.sleep(self.settle_time if hold is None else hold)
         self.tap(key, False)
         self.sleep(self.settle_time)
-
-
-def power_off():
-    """Mock mode's: there is nothing to power off, and the menu says so."""
-    return "poweroff_mock"
-
-
-def display():
-    """Mock mode's OLED: luma's dummy device, which keeps the image it is shown (the virtual box serves it)."""
-    from luma.core.device import dummy
-
-    from .display import HEIGHT, WIDTH
-    return dummy(width=WIDTH, height=HEIGHT, mode="1")
