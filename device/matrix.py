@@ -15,9 +15,11 @@ until a column's edge (both edges: a key closing pulls its column low, a held ke
 something moved, then scans every `period` until every key has settled again. An idle box reads no pin and
 takes no CPU; a press is seen as soon as it closes. A held key (the host's Menu, held 5 s to power off) costs
 little more, but one change makes no edge: a key closing on a column a held key already keeps low, or one of
-two keys held on a column let go. So while a key is held the loop also scans every `held_period` (0.1 s): such
-a change is seen up to that much later than any other, the price of not scanning every 5 ms for as long as a key
-is held (a few percent of a laptop's core, a fifth or more of a Pi Zero's).
+two keys held on a column let go. So while a key is held the loop also looks at its column every `held_period`
+(0.1 s), the held key's row let go: the column must read high, else another key is closed on it and a scan
+follows (two keys held on one column are scanned every `held_period`). Such a key is seen up to that much later
+than any other: the price of not scanning every 5 ms for as long as a key is held (a few percent of a laptop's
+core, a fifth or more of a Pi Zero's).
 
 The matrix is a gpiozero composite device: it owns its rows (MatrixRow: driven low, or let go) and its columns
 (MatrixColumn: read, or watched for an edge), each a device that alone changes its own pin."""
@@ -140,25 +142,46 @@ class MatrixScanner(CompositeDevice):
 
     def _wait_for_change(self):
         """Sleep, every row driven low, until a column's level is not what the keys held make it (low on their
-        columns, high elsewhere): looked at when the wait starts, then at each column's edge; and, while a key
-        is held, return after `held_period` anyway, for a scan to find what no edge shows."""
+        columns, high elsewhere): looked at as the wait starts and at each column's edge. While a key is held,
+        each held column is also looked at every `held_period`, its held key's row let go: it must read high,
+        or another key has closed on it. Returns when the matrix is to be scanned."""
         with self._lock:
-            held_columns = {c for _, c in self._held}
+            held = set(self._held)
             self._drive(self._rows)
             self._waiting = True
+        held_columns = {c for _, c in held}
         try:
             while not self._stop.is_set():
                 self._woken.clear()  # before the look: an edge after it wakes the wait
                 with self._lock:
                     if {c for c, column in enumerate(self._columns) if column.is_low} != held_columns:
-                        return  # a key closed or opened: scan
-                if not self._woken.wait(self.held_period if held_columns else None):
-                    return  # a held key's look
-                # an edge: looked at again (it may be the rows' own, driven above, or chatter already gone)
+                        return  # a key closed or let go
+                if self._woken.wait(self.held_period if held else None):
+                    continue  # an edge: the levels again (the look's own edges come late on a Pi: they end here)
+                with self._lock:
+                    if not self._alone_on_their_columns(held):
+                        return
         finally:
             with self._lock:
                 self._release(self._rows)
                 self._waiting = False
+
+    def _alone_on_their_columns(self, held):
+        """Whether each held key is the only closed key on its column, every row driven: its row let go, the
+        column reads high. Two keys held on one column cannot be told apart so: False, for a scan to tell."""
+        rows_of = {}
+        for r, c in held:
+            rows_of.setdefault(c, []).append(r)
+        for c, rows in rows_of.items():
+            if len(rows) > 1:
+                return False
+            row = self._rows[rows[0]]
+            row.release()
+            alone = not self._columns[c].is_low
+            row.drive()
+            if not alone:
+                return False
+        return True
 
     def _edge(self, ticks, state):
         self._woken.set()
