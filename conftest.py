@@ -53,7 +53,7 @@ def make_box(tmp_path, clock, pin_factory):
     from device import mock
     from device.box import Box
     from device.config import load_pinmap
-    from device.pins import simulated_matrix
+    from device.mock import simulated_matrix
     from device.virtual_box import VirtualBox
 
     made = []

@@ -55,7 +55,7 @@ def child(durability, presses, folder):
     import games
     from device.config import load_pinmap
     from device.pads import SCAN_PERIOD, MatrixPads
-    from device.pins import mock_pins
+    from device.mock import mock_pins
     from engine import journal as journal_module
     from engine.games import register
     from engine.journal import Journal

@@ -37,7 +37,7 @@ from bench.idle import baseline_server, cpu_seconds  # noqa: E402
 from bench.matrix import latencies  # noqa: E402
 from device.config import DEFAULT_PINMAP, load_pinmap  # noqa: E402
 from device.pads import MatrixPads  # noqa: E402
-from device.pins import mock_pins  # noqa: E402
+from device.mock import mock_pins  # noqa: E402
 from tests.browser import Server, free_port  # noqa: E402
 
 

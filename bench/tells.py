@@ -57,7 +57,7 @@ def child(presses, folder, seed):
     from device import mock
     from device.box import Box
     from device.config import load_pinmap
-    from device.pins import mock_pins
+    from device.mock import mock_pins
     from device.virtual_box import VirtualBox
     from device.web_port import WebPort
     from engine.games import register

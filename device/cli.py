@@ -179,10 +179,13 @@ def doctor_main(argv):
     except ConfigError as e:
         print(said("problem", line=e.said(terminal_language())), file=sys.stderr)
         return 1
-    from .pins import mock_pins
-    pins = mock_pins(pinmap)[0] if args.mock else None  # on a Pi the doctor finds the back-end
-    return 1 if run(pinmap, args.pinmap, seconds=args.seconds, mock=args.mock, pin_factory=pins,
-                    say=lambda line: print(line, flush=True)) else 0
+    options = {}  # on a Pi the doctor finds the back-end
+    if args.mock:
+        from .mock import mock_pins
+        from .mock.doctor import doctor_options
+        options = doctor_options(mock_pins(pinmap)[0])
+    return 1 if run(pinmap, args.pinmap, seconds=args.seconds, say=lambda line: print(line, flush=True),
+                    **options) else 0
 
 
 def wiring_main(argv):
@@ -366,11 +369,13 @@ def serve(args):
     from .config import ConfigError, load_pinmap
     from .display import device_opener
     from .network import box_url, names
-    from .pins import mock_pins, real_pins
+    from .pins import real_pins
     from .server import make_server
-    from . import memory, mock
+    from . import memory
     from .virtual_box import VirtualBox
     from .web_port import WebPort
+    if args.mock:  # mock mode's own parts: the box never carries them
+        from . import mock
 
     memory.limit_arenas()  # before any thread starts: the threads share a few malloc arenas (device/memory.py)
     try:
@@ -378,7 +383,7 @@ def serve(args):
     except ConfigError as e:
         raise StartError(e.said(terminal_language())) from None
     try:
-        pin_factory, simulated = mock_pins(pinmap) if args.mock else (real_pins(pinmap), None)
+        pin_factory, simulated = mock.mock_pins(pinmap) if args.mock else (real_pins(pinmap), None)
     except (GPIOZeroError, ImportError, OSError) as e:
         raise StartError(said("hardware_silent", error=f"{type(e).__name__}: {e}")) from None
     scheduler = Scheduler()  # one thread runs every delay of the box: the table's and the box's

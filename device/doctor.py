@@ -23,7 +23,7 @@ from .texts import said
 
 BACKENDS = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO", "pigpio": "pigpio"}  # gpiozero's name -> its module
 FACTORIES = {"LGPIOFactory": "lgpio", "RPiGPIOFactory": "rpigpio", "PiGPIOFactory": "pigpio",
-             "NativeFactory": "native", "MockFactory": "mock"}
+             "NativeFactory": "native"}
 I2C_ADDRESSES = range(0x08, 0x78)  # what i2cdetect scans: the rest are reserved
 
 
@@ -48,11 +48,16 @@ def wired_at(pinmap, key):
 
 class Doctor:
     """Each check prints what it found through `say`; `problems` counts what needs fixing. `devices` is where
-    the buses' device files are (/dev), `smbus` how an I2C bus is opened (smbus2's SMBus)."""
+    the buses' device files are (/dev), `smbus` how an I2C bus is opened (smbus2's SMBus). The composition root
+    may hand in the pins it made (`pin_factory`, else the doctor finds the back-end the pin map names), with the
+    message id of the line that names them (`pins_line`, else the back-end is named), and the message id said
+    in place of looking for the display (`no_display`, when there is no bus to look on): mock mode's are
+    device/mock/doctor.py's."""
 
-    def __init__(self, pinmap, say=print, *, pin_factory=None, mock=False, devices=Path("/dev"), smbus=None):
-        self.pinmap, self.say, self.mock = pinmap, say, mock
-        self.pin_factory = pin_factory
+    def __init__(self, pinmap, say=print, *, pin_factory=None, pins_line=None, no_display=None,
+                 devices=Path("/dev"), smbus=None):
+        self.pinmap, self.say = pinmap, say
+        self.pin_factory, self.pins_line, self.no_display = pin_factory, pins_line, no_display
         self.scheduler = Scheduler()  # a direct key's debounce looks again later
         self.devices, self.smbus = devices, smbus
         self.problems = 0
@@ -93,16 +98,18 @@ class Doctor:
                     return False
             for fallback in fallbacks:
                 self.say(f"  ({fallback.message})")
-        name = type(self.pin_factory).__name__
-        self.say(said("doctor_mock_backend") if name == "MockFactory"
-                 else said("doctor_backend", name=FACTORIES.get(name, name)))
+        if self.pins_line:
+            self.say(said(self.pins_line))
+        else:
+            name = type(self.pin_factory).__name__
+            self.say(said("doctor_backend", name=FACTORIES.get(name, name)))
         return True
 
     def display(self):
         """Find the display on its bus, then open it and show the test screen."""
         p = self.pinmap
-        if self.mock:
-            self.say(said("doctor_mock_display"))
+        if self.no_display:
+            self.say(said(self.no_display))
             return
         if p.interface == "i2c" and not self._i2c_answers():
             return
@@ -252,9 +259,10 @@ def _by_pad(keys):
                      for seat, names in pads.items())
 
 
-def run(pinmap, source, *, seconds, mock, say=print, sleep=time.sleep, **options):
-    """The whole check, in the order a builder fixes things; returns how many problems it found."""
-    doctor = Doctor(pinmap, say, mock=mock, **options)
+def run(pinmap, source, *, seconds, say=print, sleep=time.sleep, **options):
+    """The whole check, in the order a builder fixes things (`options`: the Doctor's); returns how many problems
+    it found."""
+    doctor = Doctor(pinmap, say, **options)
     doctor.describe(source)
     try:
         if doctor.backend():

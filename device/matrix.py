@@ -7,12 +7,19 @@ keys at three corners of a rectangle close the fourth as well: the row being rea
 back through the other two keys (a ghost key). With them any number of keys may be held (n-key rollover).
 
 Debounce counts scans: a key changes state once it has read the same for `stable_scans` scans in a row, so
-chatter shorter than that is ignored. The scan is the clock: while a key is down or changing the loop runs one
-every `period` seconds, and a test (or the virtual box) may call `scan()` itself.
+chatter shorter than that is ignored. The scan is the clock: while a key is changing the loop runs one every
+`period` seconds, and whoever drives the matrix by hand (a test, the doctor before it starts) calls `scan()`.
 
-An idle matrix is not scanned: like a keyboard controller, the loop drives every row low and sleeps until a
-column's falling edge (gpiozero's edge callback) says a key closed, then scans until every key is up and
-settled again. An idle box reads no pin and takes no CPU; a press is seen as soon as it closes.
+Between changes the matrix is not scanned: like a keyboard controller, the loop drives every row low and sleeps
+until a column's edge (both edges: a key closing pulls its column low, a held key let go lets it up) says
+something moved, then scans every `period` until every key has settled again. An idle box reads no pin and
+takes no CPU; a press is seen as soon as it closes. A held key (the host's Menu, held 5 s to power off) costs
+little more, but one change makes no edge: a key closing on a column a held key already keeps low, or one of
+two keys held on a column let go. So while a key is held the loop also looks at its column every `held_period`
+(0.1 s), the held key's row let go: the column must read high, else another key is closed on it and a scan
+follows (two keys held on one column are scanned every `held_period`). Such a key is seen up to that much later
+than any other: the price of not scanning every 5 ms for as long as a key is held (a few percent of a laptop's
+core, a fifth or more of a Pi Zero's).
 
 The matrix is a gpiozero composite device: it owns its rows (MatrixRow: driven low, or let go) and its columns
 (MatrixColumn: read, or watched for an edge), each a device that alone changes its own pin."""
@@ -46,34 +53,33 @@ class MatrixColumn(InputDevice):
 
     def __init__(self, pin, *, pin_factory=None):
         super().__init__(pin, pull_up=True, pin_factory=pin_factory)
-        self.pin.edges = "falling"  # a key closing, while every row is driven
+        self.pin.edges = "both"  # a key closing, or a held key let go, while every row is driven
 
     @property
     def is_low(self):
         return not self.pin.state
 
     def watch(self, callback):
-        """callback(ticks, state) on the column's falling edge; None: no longer."""
+        """callback(ticks, state) on each of the column's edges; None: no longer."""
         self.pin.when_changed = callback
 
 
 class MatrixScanner(CompositeDevice):
     """The key matrix as one gpiozero device, shaped like a ButtonBoard: `value` is the set of keys held,
     `when_pressed(key)` and `when_released(key)` are told each debounced change, a key being (row, column)."""
-    def __init__(self, rows, columns, *, stable_scans=4, period=0.005, pin_factory=None):
+    def __init__(self, rows, columns, *, stable_scans=4, period=0.005, held_period=0.1, pin_factory=None):
         self.when_pressed = None  # called with the key, (row, column) counted from 0, once debounced as closed
         self.when_released = None  # the same, once debounced as open
         self.stable_scans = stable_scans
         self.period = period
+        self.held_period = held_period
         self._held = set()  # (row, column) of each key held, as debounced
         self._changing = {}  # key -> scans in a row it has read otherwise than `pressed` says
         self._lock = threading.Lock()
-        self._scanned = threading.Condition(self._lock)  # told after every scan's reports
         self._stop = threading.Event()
-        self._woken = threading.Event()  # an edge, or stop()
-        self._armed = False
+        self._woken = threading.Event()  # a column's edge, or stop()
+        self._waiting = False  # every row driven while the thread waits for an edge
         self._thread = None
-        self.scans = 0
         made = []
         try:
             for p in rows:
@@ -97,7 +103,7 @@ class MatrixScanner(CompositeDevice):
         closed). With one key held, a row alone and twelve together: 8 + 8 reads, 2 drives, not 104 reads (nor
         8 + 13 reads and 14 drives)."""
         columns = self._columns
-        if self._armed:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
+        if self._waiting:  # a scan from another thread while the matrix waits: the wait's rows let go meanwhile
             self._release(self._rows)
         try:
             seen = {r for r, c in (*self._held, *self._changing)}
@@ -107,7 +113,7 @@ class MatrixScanner(CompositeDevice):
             low = self._low_columns([row for _, row in others], columns) if others else []
             return found | self._alone(others, low)
         finally:
-            if self._armed:
+            if self._waiting:
                 self._drive(self._rows)
 
     def _alone(self, rows, low):
@@ -116,11 +122,6 @@ class MatrixScanner(CompositeDevice):
             return set()
         watched = [self._columns[c] for c in low]
         return {(r, low[i]) for r, row in rows for i in self._low_columns([row], watched)}
-
-    @property
-    def is_idle(self):
-        """No key held, none changing: nothing to scan for until one closes."""
-        return not self._held and not self._changing
 
     def _low_columns(self, rows, columns):
         """The columns that read low while `rows` are driven low; then the rows are high-impedance again."""
@@ -139,39 +140,51 @@ class MatrixScanner(CompositeDevice):
         for row in rows:
             row.release()
 
-    def arm(self):
-        """Wait for a key: every row driven low, a callback on each column's falling edge. True if a column
-        reads low already (a key closed before the callbacks were set)."""
+    def _wait_for_change(self):
+        """Sleep, every row driven low, until a column's level is not what the keys held make it (low on their
+        columns, high elsewhere): looked at as the wait starts and at each column's edge. While a key is held,
+        each held column is also looked at every `held_period`, its held key's row let go: it must read high,
+        or another key has closed on it. Returns when the matrix is to be scanned."""
         with self._lock:
-            self._woken.clear()
-            for column in self._columns:
-                column.watch(self._edge)
+            held = set(self._held)
             self._drive(self._rows)
-            self._armed = True
-            return any(column.is_low for column in self._columns)
+            self._waiting = True
+        held_columns = {c for _, c in held}
+        try:
+            while not self._stop.is_set():
+                self._woken.clear()  # before the look: an edge after it wakes the wait
+                with self._lock:
+                    if {c for c, column in enumerate(self._columns) if column.is_low} != held_columns:
+                        return  # a key closed or let go
+                if self._woken.wait(self.held_period if held else None):
+                    continue  # an edge: the levels again (the look's own edges come late on a Pi: they end here)
+                with self._lock:
+                    if not self._alone_on_their_columns(held):
+                        return
+        finally:
+            with self._lock:
+                self._release(self._rows)
+                self._waiting = False
 
-    @property
-    def is_armed(self):
-        """Waiting for a key: every row driven, the columns' edges watched."""
-        return self._armed
+    def _alone_on_their_columns(self, held):
+        """Whether each held key is the only closed key on its column, every row driven: its row let go, the
+        column reads high. Two keys held on one column cannot be told apart so: False, for a scan to tell."""
+        rows_of = {}
+        for r, c in held:
+            rows_of.setdefault(c, []).append(r)
+        for c, rows in rows_of.items():
+            if len(rows) > 1:
+                return False
+            row = self._rows[rows[0]]
+            row.release()
+            alone = not self._columns[c].is_low
+            row.drive()
+            if not alone:
+                return False
+        return True
 
     def _edge(self, ticks, state):
         self._woken.set()
-
-    def disarm(self):
-        """Back to scanning: no edge callbacks, every row high-impedance."""
-        with self._lock:
-            for column in self._columns:
-                column.watch(None)
-            self._release(self._rows)
-            self._armed = False
-
-    def wait_for_key(self, timeout=None):
-        """Sleep until a key closes (or stop(), or the timeout); True if an edge came."""
-        try:
-            return self.arm() or self._woken.wait(timeout)
-        finally:
-            self.disarm()
 
     def idle_columns(self):
         """The columns that read low with no row driven: shorted to ground (for `arbitro doctor`)."""
@@ -183,7 +196,6 @@ class MatrixScanner(CompositeDevice):
         the next scan."""
         with self._lock:
             closed = self.read()
-            self.scans += 1
             changed = []
             for key in sorted((closed ^ self._held) | self._changing.keys()):
                 if (key in closed) == (key in self._held):
@@ -203,7 +215,6 @@ class MatrixScanner(CompositeDevice):
                         report(key)
                 except Exception:  # the state is settled already: one failing report must not hide the next
                     log.exception("a key change could not be handled")
-            self._scanned.notify_all()
             return changed
 
     @property
@@ -216,22 +227,6 @@ class MatrixScanner(CompositeDevice):
         """Whether any key is held."""
         return bool(self._held)
 
-    @property
-    def is_scanning(self):
-        """Whether the scan runs on its own thread (start()ed and not stopped)."""
-        return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
-
-    def wait_for_state(self, key, pressed, timeout=1.0):
-        """Wait until `key` (row, column) is debounced as `pressed` (held or not) and reported, as whoever closes
-        a key and must know it was seen does (`arbitro doctor`, mock mode's finger): scanned here when no thread
-        scans, else by the thread (which a closing key wakes). True once it is."""
-        if not self.is_scanning:
-            for _ in range(self.stable_scans):
-                self.scan()
-            return (key in self._held) == pressed
-        with self._scanned:
-            return self._scanned.wait_for(lambda: (key in self._held) == pressed, timeout)
-
     def ghosts(self):
         """Held keys that could be ghosts: the corners of every rectangle of held keys. With diodes all four
         keys are really held; without, any one of them may be the ghost of the other three."""
@@ -243,28 +238,37 @@ class MatrixScanner(CompositeDevice):
         return found
 
     def start(self):
+        """Read the matrix on a thread of its own: the columns' edges are listened to from now until stop()."""
+        for column in self._columns:
+            column.watch(self._edge)
         self._thread = threading.Thread(target=self._run, name="matrix", daemon=True)
         self._thread.start()
 
     def _run(self):
         failed = False
-        while not self._stop.is_set():  # a plain sleep: waking from an Event's timed wait costs more CPU
+        while not self._stop.is_set():
             try:
-                if self.is_idle:
-                    self.wait_for_key()
+                if not self._changing:
+                    self._wait_for_change()
+                if self._stop.is_set():
+                    break
                 self.scan()
                 failed = False
             except Exception:  # a pin that fails once must not end the scan for good: logged, then tried again
                 if not failed:
                     log.exception("a matrix scan failed; scanning on")
                 failed = True
-            time.sleep(self.period)
+            if self._changing or failed:
+                time.sleep(self.period)  # a plain sleep: waking from an Event's timed wait costs more CPU
 
     def stop(self):
         self._stop.set()
         self._woken.set()
-        if self._thread:
-            self._thread.join(timeout=2)
+        thread, self._thread = self._thread, None
+        if thread:
+            thread.join(timeout=2)
+            for column in self._columns:
+                column.watch(None)
 
     def close(self):
         self.stop()

@@ -15,7 +15,7 @@ from .texts import text
 
 class VirtualBox:
     def __init__(self, box, finger):
-        """`finger` presses the box's keys on the mock pins (device/mock.py)."""
+        """`finger` presses the box's keys on the mock pins (device/mock/finger.py)."""
         self.box, self.finger = box, finger
         self._outcomes = {}  # key -> what its latest press did
         self._handled = threading.Condition()

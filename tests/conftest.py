@@ -83,11 +83,11 @@ def virtual(box):
 
 def simulated_pads(factory, on_seat, on_host, **options):
     """MatrixPads of the default pin map on `factory`'s mock pins with the matrix simulated on them, as the
-    composition root makes them in mock mode, and the finger that presses them (device/mock.py)."""
+    composition root makes them in mock mode, and the finger that presses them (device/mock/finger.py)."""
     from device.config import load_pinmap
     from device.mock import Finger
     from device.pads import MatrixPads
-    from device.pins import simulated_matrix
+    from device.mock import simulated_matrix
     pinmap = load_pinmap()
     simulated = simulated_matrix(factory, pinmap)
     pads = MatrixPads(pinmap, on_seat, on_host, pin_factory=factory, **options)

@@ -16,7 +16,7 @@ from web_companion.waitress_writer import connection_writer
 
 
 def test_a_mock_pin_subclass_hears_the_public_setters_through_gpiozeros_documented_hooks():
-    """device/simulated_matrix.py builds its pins on MockPin's hooks (_set_function, _set_state, _get_state,
+    """device/mock/matrix.py builds its pins on MockPin's hooks (_set_function, _set_state, _get_state,
     _set_when_changed): the public properties must go through them."""
     heard = []
 

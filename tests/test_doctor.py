@@ -11,8 +11,8 @@ import pytest
 from device.config import load_pinmap
 from device.display import render
 from device.doctor import Doctor, run, doctor_screen
-from device.mock import Finger
-from device.pins import simulated_matrix
+from device.mock import Finger, simulated_matrix
+from device.mock.doctor import doctor_options
 from engine.journal import FORMAT
 from engine.version import version
 from tests.conftest import DIRECT_PINMAP
@@ -23,16 +23,17 @@ ROOT = Path(__file__).parent.parent
 
 @pytest.fixture
 def doctor(pin_factory):
-    """make(pinmap=None, **options) -> a Doctor on mock pins whose lines are in its `lines`."""
+    """make(pinmap=None, mock=True, **options) -> a Doctor on mock pins whose lines are in its `lines`: handed
+    them as `arbitro doctor --mock` is (mock), or as pins it was handed otherwise (its display looked for)."""
     made = []
 
-    def make(pinmap=None, **options):
+    def make(pinmap=None, mock=True, **options):
         lines, loaded = [], load_pinmap(*[pinmap] if pinmap else [])
-        options.setdefault("mock", True)
         # as `arbitro doctor --mock` makes them: the matrix simulated on the mock pins, which the tests' finger
-        # presses (device/mock.py)
-        simulated = simulated_matrix(pin_factory, loaded) if options["mock"] else None
-        made_doctor = Doctor(loaded, lines.append, pin_factory=pin_factory, **options)
+        # presses (device/mock/finger.py)
+        simulated = simulated_matrix(pin_factory, loaded) if mock else None
+        handed = doctor_options(pin_factory) if mock else {"pin_factory": pin_factory}
+        made_doctor = Doctor(loaded, lines.append, **handed, **options)
         made_doctor.lines, made_doctor.simulated = lines, simulated
         made_doctor.finger = lambda: Finger(made_doctor.pads, simulated)
         made.append(made_doctor)
@@ -49,8 +50,7 @@ def problems(lines):
 
 def test_a_healthy_mock_box_has_no_problems(pin_factory):
     lines = []
-    found = run(load_pinmap(), "hardware/pinmap.toml", seconds=0, mock=True, say=lines.append,
-                pin_factory=pin_factory)
+    found = run(load_pinmap(), "hardware/pinmap.toml", seconds=0, say=lines.append, **doctor_options(pin_factory))
     assert found == 0 and problems(lines) == []
     assert lines[0] == f"Arbitro {version()}, journal format {FORMAT}"  # what software it is, first
     assert lines[1].startswith("pin map hardware/pinmap.toml: OK: a Pi's 40-pin header, key matrix: 12 pads "
@@ -192,6 +192,18 @@ def test_the_display_is_looked_for_on_its_i2c_bus(doctor, tmp_path, monkeypatch,
     assert panel_ram(wire, "ssd1306").tobytes() == render(doctor_screen()).tobytes()
 
 
+def test_the_doctor_is_told_what_pins_it_was_handed_and_never_asks_their_class(doctor, tmp_path):
+    """Defect: the doctor knew it ran in mock mode by its pin factory's class name. The composition root now says
+    so (device/mock/doctor.py); pins handed in without that are named by their back-end, and the display is
+    looked for on its bus."""
+    checking = doctor(mock=False, devices=tmp_path)
+    assert checking.backend()
+    checking.display()
+    assert checking.lines[1:] == ["GPIO back-end in use: MockFactory",
+                                  f"PROBLEM: I2C bus 1 is off (no {tmp_path}/i2c-1): turn it on with `sudo "
+                                  "raspi-config nonint do_i2c 0` and reboot"]
+
+
 def test_a_display_on_spi_needs_spi_turned_on(doctor, tmp_path):
     from tests.test_pinmap import SPI, write
     checking = doctor(write(tmp_path, SPI), mock=False, devices=tmp_path)
@@ -230,7 +242,7 @@ def test_pins_another_program_holds_are_a_problem_that_says_to_stop_the_box(pin_
     held = [DigitalInputDevice(5, pin_factory=pin_factory), DigitalInputDevice(27, pin_factory=pin_factory)]
     lines = []
     try:
-        found = run(load_pinmap(), "pinmap.toml", seconds=0, mock=True, say=lines.append, pin_factory=pin_factory)
+        found = run(load_pinmap(), "pinmap.toml", seconds=0, say=lines.append, **doctor_options(pin_factory))
     finally:
         for device in held:
             device.close()
@@ -259,7 +271,7 @@ def test_an_italian_terminal_counts_the_problems_in_italian(pin_factory, monkeyp
     held = DigitalInputDevice(27, pin_factory=pin_factory)  # the buzzer's pin
     lines = []
     try:
-        found = run(load_pinmap(), "pinmap.toml", seconds=0, mock=True, say=lines.append, pin_factory=pin_factory)
+        found = run(load_pinmap(), "pinmap.toml", seconds=0, say=lines.append, **doctor_options(pin_factory))
     finally:
         held.close()
     assert found == 1 and lines[-1] == "1 problema: vedi PROBLEMA sopra"

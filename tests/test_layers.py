@@ -30,6 +30,7 @@ def test_the_layering_contracts_hold():
     ("games/lifeboats/phone.py", "from . import oled", "a game's phone data never imports its OLED pages"),
     ("games/biglietti/rules.py", "import games.ponte.rules", "no game imports another"),
     ("device/box.py", "import games.ponte", "the box imports no game"),
+    ("device/router.py", "from .mock import Finger", "only the composition root imports mock mode's parts"),
     ("web_companion/api.py", "import device.box", "the web side imports neither the box nor a game"),
     ("engine/table.py", "import games.leader1", "the engine imports neither"),
 ])

@@ -3,7 +3,7 @@ import pytest
 
 from device.matrix import MatrixScanner
 from device.pads import DebouncedButton, DirectKeys
-from device.simulated_matrix import SimulatedMatrix
+from device.mock.matrix import SimulatedMatrix
 
 DEBOUNCE = 0.02
 

@@ -2,7 +2,9 @@
 each column pin reads low while a closed path leads it to a row driven low. With diodes a path is one key
 (current flows from a column to a row only); without, a path may run through any closed keys, which is how
 a real matrix shows ghost keys. A column whose level changes fires its edge callback, as a real pin's would;
-`reads` counts the columns' reads (what an idle scanner must not do), `drives` the rows driven low."""
+`reads` counts the columns' reads (what a waiting scanner must not do), `drives` the rows driven low, and
+`wait_until` lets whoever closed a key wait for what the scanner makes of it, looking again at each change of a
+row (the scanner drives rows to read them, and to wait for the next edge)."""
 import threading
 import time
 
@@ -19,6 +21,7 @@ class SimulatedMatrix:
         self.reads = 0
         self.drives = 0
         self.watched = set()  # the columns with an edge callback
+        self._watchers = ()  # (seen, event) of each wait_until: replaced whole, so a row's change needs no lock
         # The virtual box closes keys from web threads: one lock, or two at once may lose one's key. A scan
         # reads what they replace whole, without it.
         self._lock = threading.Lock()
@@ -46,6 +49,25 @@ class SimulatedMatrix:
                 rows_of.setdefault(c, []).append(r)
             self.closed, self._rows_of = closed, rows_of
         self.edges()
+
+    def wait_until(self, seen, timeout):
+        """Wait until `seen()` holds as a row changes, looked at on the thread that changes it: a scanner
+        touches its rows again only once its last scan's reports are out, so what `seen` finds has been
+        reported. True once it does."""
+        watcher = (seen, threading.Event())
+        with self._lock:
+            self._watchers += (watcher,)
+        try:
+            return watcher[1].wait(timeout)
+        finally:
+            with self._lock:
+                self._watchers = tuple(w for w in self._watchers if w is not watcher)
+
+    def row_changed(self, row):
+        self.edges(row)
+        for seen, came in self._watchers:
+            if seen():
+                came.set()
 
     def _driven_low(self, row):
         pin = self.rows[row]  # read as the mock pin keeps it: a scan asks this for every row and column
@@ -90,13 +112,13 @@ class _RowPin:
     def _set_function(self, value):
         super()._set_function(value)
         if self.matrix is not None:
-            self.matrix.edges(self.index)
+            self.matrix.row_changed(self.index)
 
     def _set_state(self, value):
         super()._set_state(value)
         if self.matrix is not None:
             self.matrix.drives += not value
-            self.matrix.edges(self.index)
+            self.matrix.row_changed(self.index)
 
 
 class _ColumnPin:

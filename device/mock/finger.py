@@ -1,7 +1,8 @@
-"""Mock mode's own parts, which the box itself never carries: the finger that presses keys on the mock pins (the
-virtual box's, and the tests'), and the power-off of a box that has nothing to power off. The composition root
-(device/cli.py) builds them in mock mode only and hands them in."""
+"""The finger that presses keys of the box's pads on mock pins, as a person's would: the virtual box's, and the
+tests'."""
 import time
+
+TAP_TIMEOUT = 10  # seconds a tap waits for the scanner's thread to see it, however slow the machine
 
 
 class Finger:
@@ -24,9 +25,13 @@ class Finger:
             pin = self.pads.buttons[key].pin
             pin.drive_low() if down else pin.drive_high()
             return
-        place = self.pads.places[key]
+        place, scanner = self.pads.places[key], self.pads.device
         self.simulated.close(*place) if down else self.simulated.open(*place)
-        self.pads.device.wait_for_state(place, down)
+        if self.simulated.watched:  # the columns' edges are listened to: the scanner's thread reads the matrix
+            self.simulated.wait_until(lambda: (place in scanner.value) == down, TAP_TIMEOUT)
+            return
+        for _ in range(scanner.stable_scans):  # nothing reads it on its own (pads driven by hand): the debounce's
+            scanner.scan()
 
     def press(self, key, hold=None):
         """Close `key` for `hold` seconds (as long as the pads take to see it when None), then open it."""
@@ -34,16 +39,3 @@ class Finger:
         self.sleep(self.settle_time if hold is None else hold)
         self.tap(key, False)
         self.sleep(self.settle_time)
-
-
-def power_off():
-    """Mock mode's: there is nothing to power off, and the menu says so."""
-    return "poweroff_mock"
-
-
-def display():
-    """Mock mode's OLED: luma's dummy device, which keeps the image it is shown (the virtual box serves it)."""
-    from luma.core.device import dummy
-
-    from .display import HEIGHT, WIDTH
-    return dummy(width=WIDTH, height=HEIGHT, mode="1")
