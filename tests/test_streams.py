@@ -214,7 +214,7 @@ def test_a_phone_reads_what_happened_in_the_order_it_happened_however_fast_the_b
 def test_a_phone_that_fell_behind_is_sent_every_version_in_order_as_another_joins(box):
     """Defect: a phone joining sent every phone following the view as the table stood then, ahead of the changes
     still queued for them: a phone the box's thread was still writing to skipped the versions in between."""
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     connection = Gated()
     changes.follow(streams.Follower(lambda: "public", connection))
     assert changes.written(10)
@@ -237,7 +237,7 @@ def test_a_phone_that_fell_behind_is_sent_every_version_in_order_as_another_join
 def test_each_view_is_rendered_off_the_press_once_for_every_phone_with_that_viewer(box, monkeypatch):
     """A press only queues the table's new moment: the box's thread renders each viewer's view of it once, however
     many phones follow with that viewer (defect: each view was rendered inside the press, which waited for it)."""
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     rendered, view = [], streams.Changes.view
     monkeypatch.setattr(streams.Changes, "view", staticmethod(lambda viewer, view_of: (
         rendered.append((threading.current_thread().name, viewer)), view(viewer, view_of))[1]))
@@ -255,7 +255,7 @@ def test_each_view_is_rendered_off_the_press_once_for_every_phone_with_that_view
 def test_a_long_poll_is_answered_as_the_table_changes_with_no_phone_following(box):
     """Defect: only a change queued for a phone following live woke the long polls: with none following, a poll
     waited out its whole time (25 s) before it was sent the change."""
-    changes = create_app(WebPort(box)).config["CHANGES"]
+    changes = services(create_app(WebPort(box))).changes
     since, polled = box.table.version, []
     polling = threading.Thread(target=lambda: polled.append(changes.wait(since, 60)), daemon=True)
     polling.start()
