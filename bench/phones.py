@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.idle import baseline_server, cpu_seconds  # noqa: E402
+from bench.idle import cpu_seconds  # noqa: E402
 from bench.matrix import latencies  # noqa: E402
+from bench.servers import baseline_server  # noqa: E402
 from device.config import DEFAULT_PINMAP, load_pinmap  # noqa: E402
 from device.pads import MatrixPads  # noqa: E402
 from device.pins import mock_pins  # noqa: E402
