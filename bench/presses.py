@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,6 +112,11 @@ def call(client, method, path, body=None, expect=200):
     return answer
 
 
+def new_game(host):
+    """A new game of the same seats (their phones keep them); its version."""
+    return call(host, "POST", "/api/host/game", {"game": GAME, "seats": SEATS, "options": {}}, 201)["version"]
+
+
 def current(following, version):
     """Each phone's view once every phone has seen `version`."""
     views = following.views(version)
@@ -134,8 +140,7 @@ def phone_acts(pid, host, phones, following, version, count, rng):
         views = current(following, version)
         if views[0]["over"]:
             marks()("new game")
-            version = call(host, "POST", "/api/host/game", {"game": GAME, "seats": SEATS, "options": {}}, 201)[
-                "version"]
+            version = new_game(host)
             continue
         choices = [(seat, choice["action"]) for seat, view in enumerate(views) if view.get("prompt")
                    for choice in view["prompt"]["choices"]]
@@ -156,10 +161,11 @@ def phone_acts(pid, host, phones, following, version, count, rng):
             "sizes": [following.size_of(v) for v in versions], "refused": len(cpu.get(False, ()))}, version
 
 
-def pad_presses(pid, host, following, version, count, rng):
-    """Pad presses until the rules took `count`: a seat whose phone shows a prompt, its buttons in turn until one
-    moves the table. Returns (the figures, the version now)."""
-    marks, lasts, tries = CpuMarks(pid), [], 0
+def pad_presses(pid, host, following, count, rng):
+    """Pad presses, from a new game, until the rules took `count`: a seat whose phone shows a prompt, its buttons
+    in turn until one moves the table (a secret pick moves it taken or not: the phones may not tell). Returns (the
+    figures, the version now)."""
+    marks, lasts, tries, taken_as, version = CpuMarks(pid), [], 0, Counter(), new_game(host)
     while len(lasts) < count:
         tries += 1
         if tries > 10 * count:
@@ -167,8 +173,7 @@ def pad_presses(pid, host, following, version, count, rng):
         views = current(following, version)
         if views[0]["over"]:
             marks()("new game")
-            version = call(host, "POST", "/api/host/game", {"game": GAME, "seats": SEATS, "options": {}}, 201)[
-                "version"]
+            version = new_game(host)
             continue
         seats = [seat for seat, view in enumerate(views) if view.get("prompt")]
         if not seats:
@@ -183,11 +188,13 @@ def pad_presses(pid, host, following, version, count, rng):
             if taken:
                 version = answer["version"]
                 lasts.append(arrived(following, version, started))
+                taken_as[answer["status"]] += 1
                 break
     cpu = marks.split(cpu_seconds(pid))
     others = [share for said, shares in cpu.items() if said not in (True, "new game") for share in shares]
     return {"cpu": statistics.fmean(cpu[True]), "last": statistics.median(lasts),
-            "other": statistics.fmean(others) if others else float("nan"), "others": len(others)}, version
+            "other": statistics.fmean(others) if others else float("nan"), "others": len(others),
+            "taken": ", ".join(f"{n} {status}" for status, n in sorted(taken_as.items()))}, version
 
 
 def refused_requests(pid, host, count, rng):
@@ -230,15 +237,14 @@ def box_run(environment, zero, counts, seed):
         try:
             pid, host = process.pid, Client(port)
             run = Run(pid)
-            version = call(host, "POST", "/api/host/game", {"game": GAME, "seats": SEATS, "options": {}}, 201)[
-                "version"]
+            version = new_game(host)
             phones = [Client(port) for _ in range(SEATS)]
             for seat, phone in enumerate(phones):
                 code = call(host, "POST", "/api/host/pair", {"seat": seat}, 201)["code"]
                 call(phone, "POST", "/api/pair", {"code": code})
             following = followed(port, SEATS, "/api/stream?view=seat", [phone.cookies for phone in phones])
             acts, version = phone_acts(pid, host, phones, following, version, counts["acts"], rng)
-            pads, version = pad_presses(pid, host, following, version, counts["presses"], rng)
+            pads, version = pad_presses(pid, host, following, counts["presses"], rng)
             request = refused_requests(pid, host, counts["requests"], rng)
             held, seconds = held_menu(pid, host)
             run.check("the box")
@@ -247,8 +253,9 @@ def box_run(environment, zero, counts, seed):
     return {"act_last": acts["last"], "act_cpu": acts["cpu"], "pad_cpu": pads["cpu"], "request_cpu": request,
             "pad_less_request": pads["cpu"] - request, "pad_last": pads["last"], "other_cpu": pads["other"],
             "held": held}, {"sizes": acts["sizes"], "seconds": seconds,
-                            "counts": f"{acts['refused']} refused actions, {pads['others']} cursor moves or "
-                                      f"refused pad presses"}
+                            "counts": f"{acts['refused']} phone actions refused; pad presses taken: "
+                                      f"{pads['taken']} (pressed: a secret pick), and {pads['others']} cursor "
+                                      "moves or refused"}
 
 
 def baseline_run(environment, zero, counts, sizes, seconds, seed):
