@@ -82,8 +82,8 @@ bench: $(BIN)/arbitro
 	$(BIN)/python bench/phones.py
 	$(BIN)/python bench/record.py
 	@if command -v $${CC:-cc} >/dev/null; then $(BIN)/python bench/journal.py && \
-	  $(BIN)/python bench/tells.py; \
-	  else echo "bench/journal.py and tells.py skipped: they build their sync delay with a C compiler (cc)"; fi
+	  $(BIN)/python bench/tells.py && $(BIN)/python bench/presses.py; \
+	  else echo "bench/journal.py, tells.py and presses.py skipped: they build their sync delay with a C compiler (cc)"; fi
 	$(BIN)/python bench/leader1.py
 	$(BIN)/python bench/engine.py
 	@if [ -n "$(BOX_PYTHON)" ] && $(BOX_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \

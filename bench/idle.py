@@ -6,17 +6,16 @@ machine's: multiply to estimate).
 Run by hand: `.venv/bin/python bench/idle.py [--seconds 5]`."""
 import argparse
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import Server, free_port  # noqa: E402
+from bench.servers import baseline_server  # noqa: E402
+from tests.browser import Server  # noqa: E402
 
 GOAL = 0.1  # % of one core
 
@@ -41,21 +40,6 @@ def idle_percent(pid, seconds, windows=3):
         time.sleep(seconds)
         found.append(100 * (cpu_seconds(pid) - cpu) / (time.monotonic() - wall))
     return statistics.median(found)
-
-
-def baseline_server():
-    port = free_port()
-    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "baseline.py"), "--port", str(port)])
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table", timeout=1).read()
-            return process, port
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise RuntimeError("the baseline server did not start") from None
-            time.sleep(0.1)
 
 
 def main():

@@ -298,11 +298,11 @@ def met(ok):
 
 
 @contextlib.contextmanager
-def sd_card_machines(plain):
-    """Where a bench runs its children, every sync delayed DELAY_MS: yields (the children's environment, {machine's
-    name: its Zero, or None for this machine as it is}) — the emulated Zero where it can be made (as root, cgroup
-    v1), this machine too with `plain` or without it. The Zero's groups are removed at the end, on Ctrl-C and
-    SIGTERM too."""
+def sd_card_machines(plain, delay_ms=DELAY_MS):
+    """Where a bench runs its children, every sync delayed `delay_ms`: yields (the children's environment,
+    {machine's name: its Zero, or None for this machine as it is}) — the emulated Zero where it can be made (as
+    root, cgroup v1), this machine too with `plain` or without it. The Zero's groups are removed at the end, on
+    Ctrl-C and SIGTERM too."""
     for stop in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl-C: the children killed, the cgroups removed
         signal.signal(stop, lambda number, frame: sys.exit(f"stopped by signal {number}"))
     zero, cannot = None, why_not_zero()
@@ -310,7 +310,7 @@ def sd_card_machines(plain):
         library = build_shim(folder)
         check_shim(library)
         environment = {"LD_PRELOAD": " ".join([str(library), *os.environ.get("LD_PRELOAD", "").split()]),
-                       "ARBITRO_SYNC_DELAY_MS": str(DELAY_MS)}
+                       "ARBITRO_SYNC_DELAY_MS": str(delay_ms)}
         try:
             if cannot is None:
                 try:

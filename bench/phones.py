@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.idle import baseline_server, cpu_seconds  # noqa: E402
+from bench.idle import cpu_seconds  # noqa: E402
 from bench.matrix import latencies  # noqa: E402
+from bench.servers import baseline_server  # noqa: E402
 from device.config import DEFAULT_PINMAP, load_pinmap  # noqa: E402
 from device.pads import MatrixPads  # noqa: E402
 from device.mock import mock_pins  # noqa: E402
@@ -48,27 +49,43 @@ class Phones:
     def __init__(self, count):
         self.seen = [[] for _ in range(count)]
         self.changed = threading.Condition()
-        self.view = {}  # the latest public view the first phone received: who may act
+        self.view = {}  # the latest view the first phone received: who may act
         self.sizes = {}  # version -> the size of its view (bytes of JSON), as the first phone received it
+        self.latest = [(None, b"{}")] * count  # each phone's latest view: (its version, its JSON)
 
-    def listen(self, port, phone, ready):
+    def listen(self, port, phone, ready, path="/api/stream", headers=None):
+        """Follow the stream at `path` (the table's view; a seat's with `?view=seat` and its cookie in `headers`)."""
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        connection.request("GET", "/api/stream")
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         ready.release()
-        kind = None  # the event whose lines come: a `view`, or the box's health (`box`)
+        kind, version = None, None  # the event whose lines come: a `view`, or the box's health (`box`)
         for raw in response:
             if raw.startswith(b"id: "):
+                version = int(raw[4:])
                 with self.changed:
-                    self.seen[phone].append((int(raw[4:]), time.perf_counter()))
+                    self.seen[phone].append((version, time.perf_counter()))
                     self.changed.notify_all()
             elif raw.startswith(b"event: "):
                 kind = raw[7:].strip()
-            elif raw.startswith(b"data: {") and phone == 0 and kind == b"view":
-                view = json.loads(raw[6:])
+            elif raw.startswith(b"data: {") and kind == b"view":
+                view = json.loads(raw[6:]) if phone == 0 else None
                 with self.changed:
-                    self.view = view
-                    self.sizes[view["version"]] = len(raw) - 7  # less "data: " and the newline
+                    self.latest[phone] = (version, raw[6:])
+                    if view is not None:
+                        self.view = view
+                        self.sizes[view["version"]] = len(raw) - 7  # less "data: " and the newline
+                    self.changed.notify_all()
+
+    def views(self, version, timeout=10):
+        """Each phone's view once every phone has received that of `version` or a later one (None if one has not
+        within `timeout`)."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: all(seen is not None and seen >= version
+                                                     for seen, _ in self.latest), timeout):
+                return None
+            latest = list(self.latest)
+        return [json.loads(data) for _, data in latest]
 
     def size_of(self, version):
         """The size of the first view at `version` or after it the first phone received (a phone may skip a
@@ -150,17 +167,22 @@ class CpuMarks:
         self.pid, self.marks = pid, []  # (CPU seconds when a press was sent, whether the rules took it)
 
     def __call__(self):
-        """Called as a press is sent; returns a function to say whether the rules took it."""
+        """Called as a press is sent; returns a function to say whether the rules took it (or what it was)."""
         cpu = cpu_seconds(self.pid)
         return lambda taken: self.marks.append((cpu, taken))
 
+    def split(self, end):
+        """Each press's CPU seconds, up to CPU seconds `end`, by what was said of it (whether the rules took it)."""
+        split = {}
+        for (cpu, said), (after, _) in zip(self.marks, self.marks[1:] + [(end, None)]):
+            split.setdefault(said, []).append(after - cpu)
+        return split
+
     def shares(self, end):
         """(ms per taken press, ms per refused press, refused presses per taken one), up to CPU seconds `end`."""
-        split = {True: [], False: []}
-        for (cpu, taken), (after, _) in zip(self.marks, self.marks[1:] + [(end, None)]):
-            split[taken].append(after - cpu)
-        per = {taken: 1000 * sum(cpus) / len(cpus) if cpus else 0.0 for taken, cpus in split.items()}
-        return per[True], per[False], len(split[False]) / max(1, len(split[True]))
+        split = self.split(end)
+        per = {taken: 1000 * statistics.fmean(split[taken]) if split.get(taken) else 0.0 for taken in (True, False)}
+        return per[True], per[False], len(split.get(False, ())) / max(1, len(split.get(True, ())))
 
 
 def measure(port, pid, presses, count, phones):
