@@ -11,6 +11,7 @@ table's lock, and nothing the face decides depends on a secret: it sees the tabl
 The web side reaches the box through one port (device/web_port.py), never directly."""
 import collections
 import contextlib
+import itertools
 import logging
 import threading
 import time
@@ -61,16 +62,22 @@ class Box:
         self._failures = set()  # errors already logged, so a fault that lasts is logged once
         self._listeners = []  # listener(key, outcome) for every press's outcome
         self._events = collections.deque()
+        self._next = collections.deque()  # what the event being stepped led to: stepped before any other
         self._waiting = threading.Condition()
         self._stepping = threading.Lock()  # held by whoever steps the face: its thread, or a test's before start
+        self._stepper = None  # the thread stepping the face now
         self._thread = None
+        self._moments = itertools.count()  # the order the table's moments came in, told at each TableChanged
+        self._seen_at = -1
         self.seen = seen_of(table.moment, self.wired_seats)
         self.face = face.start(face.Panel(self.wired_seats, url, self.pairing.window), self.language.value)
         self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=self.schedule,
                               pin_factory=pin_factory)
-        table.subscribe(lambda moment: self.post(TableChanged(moment)))
+        # Under the table's lock, so the moments are counted in the order they were made
+        self._unsubscribe = table.subscribe(lambda moment: self.post(TableChanged(moment, next(self._moments))))
         self.language.subscribe(lambda language: self.post(LanguageChanged(language)))
-        self.post(TableChanged(table.moment))  # catch up with the table as it stands (a game resumed)
+        order = next(self._moments)  # counted before it is read: a later moment posted first makes it stale
+        self.post(TableChanged(table.moment, order))  # catch up with the table as it stands (a game resumed)
 
     @property
     def wired_seats(self):
@@ -95,7 +102,11 @@ class Box:
         self.pads.start()
 
     def post(self, *events):
-        """Queue events for the face: stepped in the order they came, after those before them."""
+        """Queue events for the face: stepped in the order they came, after those before them. What the event
+        being stepped leads to (its effects' answers, the table's moments they made) is stepped right after it."""
+        if threading.get_ident() == self._stepper:
+            self._next.extend(events)
+            return
         with self._waiting:
             self._events.extend(events)
             self._waiting.notify()
@@ -116,9 +127,11 @@ class Box:
         if self._thread is not None:
             yield
             return
-        with self._stepping:  # posts meanwhile only queue
-            yield
-        self.post()
+        try:
+            with self._stepping:  # posts meanwhile only queue
+                yield
+        finally:
+            self.post()
 
     def _run(self):
         while True:
@@ -130,21 +143,46 @@ class Box:
                 self._step_queued()
 
     def _step_queued(self):
-        """Step every event queued (and those they lead to), then show the screen once."""
-        while True:
-            with self._waiting:
-                if not self._events or self._events[0] is None:
-                    break
-                event = self._events.popleft()
-            if isinstance(event, TableChanged):
-                self.seen = seen_of(event.moment, self.wired_seats)
-            self.face, effects = face.step(self.face, event, self.seen)
-            for effect in effects:
-                self._do(effect)
+        """Step every event queued, each followed by what it led to, then show the screen once."""
+        self._stepper = threading.get_ident()
+        try:
+            while True:
+                with self._waiting:
+                    if not self._events or self._events[0] is None:
+                        break
+                    self._next.append(self._events.popleft())
+                while self._next:
+                    self._step(self._next.popleft())
+        finally:
+            self._stepper = None
         try:
             self.display.show(face.screen(self.face, self.seen))  # the display's own thread sends it
         except Exception:
             log.exception("the OLED could not be updated")
+
+    def _step(self, event):
+        """Step the face with `event` and do its effects. No error stops the box: it is logged once, and the key
+        whose press it was refused where the table sees it (the next press works as soon as the fault is gone)."""
+        try:
+            if isinstance(event, TableChanged):
+                if event.order < self._seen_at:
+                    return  # a later moment was stepped already (posted from another thread first)
+                self.seen, self._seen_at = seen_of(event.moment, self.wired_seats), event.order
+            self.face, effects = face.step(self.face, event, self.seen)
+            for effect in effects:
+                self._do(effect)
+        except Exception as e:  # a refusal that fails in turn is only logged
+            self._failed(None if isinstance(event, Failed) else getattr(event, "key", None), e)
+
+    def _failed(self, key, error):
+        """Log `error` once (a fault that lasts is logged once) and refuse `key`'s press, if a key's it was."""
+        failure = (type(error), str(error))
+        if failure not in self._failures:
+            self._failures.add(failure)
+            log.error("the box could not take %s", key, exc_info=error)
+        if key is not None:
+            storage = isinstance(error, StorageError)
+            self.post(Failed(key, ("storage_full" if error.full else "storage_failing") if storage else "box_error"))
 
     # -- what the face asks for ----------------------------------------------------------------------------
     def _do(self, effect):
@@ -168,7 +206,7 @@ class Box:
         elif kind is ChooseLanguage:
             self.language.choose(effect.language)
         elif kind is PowerOff:
-            self.post(PoweredOff(self._power_off(), effect.key))
+            self._asked(effect.key, lambda: PoweredOff(self._power_off(), effect.key))
         elif kind is WaitHeld:
             self.schedule(self.power_off_hold, lambda: self._menu_held(effect.press))
         elif kind is NewSeats:
@@ -184,12 +222,7 @@ class Box:
         try:
             self.post(answer())
         except Exception as e:
-            reason = ("storage_full" if e.full else "storage_failing") if isinstance(e, StorageError) else "box_error"
-            failure = (type(e), str(e))
-            if failure not in self._failures:
-                self._failures.add(failure)
-                log.error("the box could not take %s", key, exc_info=e)
-            self.post(Failed(key, reason))
+            self._failed(key, e)
 
     def _host_act(self, effect):
         try:
@@ -287,6 +320,7 @@ class Box:
         """The presses already read are applied, then the OLED says the box stopped (unless it says it powers
         off) and every part closes."""
         self.pads.close()
+        self._unsubscribe()
         if self._thread is not None:
             with self._waiting:
                 self._events.append(None)

@@ -14,8 +14,10 @@ class Pressed:
 
 @dataclass(frozen=True)
 class TableChanged:
-    """The table moved to `moment` (engine/moment.py): the face steps it with what it may see of it (Seen)."""
+    """The table moved to `moment` (engine/moment.py): the face steps it with what it may see of it (Seen).
+    `order` counts the moments as the table made them."""
     moment: Any
+    order: int = 0
 
 
 @dataclass(frozen=True)

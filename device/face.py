@@ -89,9 +89,20 @@ def step(state, event, seen):
             return state, []
         return replace(state, overlay=None, menu=state.menu.open("poweroff")), []
     if kind is Failed:
-        return (replace(state, notice=text(state.lang, event.reason)),
-                [Sound("refused"), Answered(event.key, {"status": "rejected", "error": event.reason})])
+        return _failed(state, event, seen)
     raise TypeError(f"not an event of the box: {event!r}")
+
+
+def _failed(state, event, seen):
+    """A key's press could not be taken (the journal, or the box, failed). A secret pick's press fails silently
+    on the public channels, as one the rules refuse does: a held card would fail where another is refused, so
+    a buzz would tell which the seat holds. The fault's title says the rest."""
+    key, told = event.key, {"status": "rejected", "error": event.reason}
+    if key[0] == "seat":
+        told = {"seat": key[1], "button": key[2], **told}
+        if getattr(seen.pad(key[1]), "secret", False):
+            return state, [Answered(key, {**told, "secret": True})]
+    return replace(state, notice=text(state.lang, event.reason)), [Sound("refused"), Answered(key, told)]
 
 
 def _input(state):

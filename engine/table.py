@@ -300,13 +300,15 @@ class Table:
 
     def subscribe(self, callback: Callable[[Moment], object]) -> Callable[[], None]:
         """callback(moment) after every change, in order, called under the table's lock: the press waits for
-        it, so it only takes the moment (a queue, a flag) and renders nothing. Returns the way to unsubscribe."""
+        it, so it only takes the moment (a queue, a flag) and renders nothing. Returns the way to unsubscribe
+        (once or more: a part closed twice)."""
         with self._lock:
             self._subscribers.append(callback)
 
         def unsubscribe() -> None:
             with self._lock:
-                self._subscribers.remove(callback)
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
         return unsubscribe
 
     def _changed(self, version: int) -> None:

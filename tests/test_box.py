@@ -1,11 +1,15 @@
 """The box on gpiozero's mock pins and luma's dummy OLED: from the host menu to the final screen."""
+import queue
 import sqlite3
+import threading
 from dataclasses import replace
 
 import pytest
 
-from device import screens
+from device import memory, screens
 from device.display import render
+from device.effects import Held, Pressed
+from engine.journal import StorageError
 from device.texts import text
 from games.ponte import oled as ponte_screens
 from games.ponte import rules as ponte
@@ -629,3 +633,103 @@ def test_the_key_scan_goes_on_while_a_press_is_committed(make_box, monkeypatch):
         assert handled.wait_for(lambda: len(done) == 2, timeout=10)
     assert done == [(("seat", 0, 1), "applied"), (("seat", 1, 2), "applied")]
     assert box.table.view()["locked"] == [0, 1]
+
+
+# -- the box's one thread: no error stops it, what a press leads to comes before the next press -------------
+def told(box):
+    """The outcome of every key pressed from now on, as the box tells them."""
+    got = queue.Queue()
+    box.subscribe_presses(lambda key, outcome: got.put((key, outcome)))
+    return got
+
+
+def test_an_effect_that_fails_refuses_its_key_and_the_next_press_works(make_box):
+    """Defect (review): an error doing an effect (here the power-off) ended the box's thread for good."""
+    def power_off():
+        raise FileNotFoundError("systemctl")
+    box = make_box(power_off=power_off)
+    box.start()
+    got = told(box)
+    box.post(Pressed(("host", "menu")), Held(1), Pressed(("host", "ok")))  # held, asked, confirmed
+    assert got.get(timeout=10)[1]["status"] == "done"
+    assert got.get(timeout=10) == (("host", "ok"), {"status": "rejected", "error": "box_error"})
+    box.post(Pressed(("host", "menu")))
+    assert got.get(timeout=10)[1]["status"] == "done"
+
+
+def test_a_presentation_that_fails_once_leaves_the_box_stepping(make_box, monkeypatch):
+    """Defect (review): a game's page builder raising on the box's thread stopped every later press."""
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    box.start()
+    got = told(box)
+    real, calls = screens.chapters, []
+
+    def once(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyError("a bug")
+        return real(*args)
+    monkeypatch.setattr(screens, "chapters", once)
+    box.seat_act(1, box.table.legal_actions(1)[0])
+    box.post(Pressed(("host", "menu")))
+    assert got.get(timeout=10)[1]["status"] == "done" and calls
+
+
+def test_before_start_a_phone_input_that_fails_is_still_followed_by_the_face(make_box, monkeypatch):
+    """Defect (review): a failing input before start() left the table's fault queued, never stepped."""
+    from tests.test_faults import Disk
+    box = make_box()
+    box.table.new_game("ponte", 3)
+    Disk(monkeypatch).full = True
+    with pytest.raises(StorageError):
+        box.seat_act(0, box.table.legal_actions(0)[0])
+    assert box.seen.fault == "full" and box.display.screen.title == "Memoria piena!"
+
+
+def test_two_quick_oks_on_the_language_entry_change_it_twice(make_box):
+    """Defect (review): the language the first OK chose was queued behind the second OK, read meanwhile: the
+    second chose the same language again."""
+    from device.menu import IDLE
+    box = make_box()
+    box.post(Pressed(("host", "menu")), *[Pressed(("host", "next"))] * IDLE.index("language"))
+    box.post(Pressed(("host", "ok")), Pressed(("host", "ok")))
+    assert box.language.value == "it"
+
+
+def test_a_pad_press_read_while_a_game_starts_comes_after_its_seal(make_box, monkeypatch):
+    """Defect (review): a press the pads read while the menu started a game was stepped before the game's start
+    was told to the face, which then put the seal over a game already under way."""
+    box = make_box(seeds=lambda: bytes(range(32)))
+    monkeypatch.setattr(memory, "release", lambda: pads_read(box, 0, 1))
+    for name in ("ok", "ok", "ok", "ok"):  # Ponte, 3 players: start
+        box.post(Pressed(("host", name)))
+    assert box.table.view()["locked"] == [0]  # the press was taken, and the seal made way for the game
+    assert not box.menu.is_open and "G1 pronto" in " ".join(box.display.screen.lines)
+
+
+def pads_read(box, seat, button):
+    """The pads' own thread reads a press (while the box's thread is busy)."""
+    reader = threading.Thread(target=box.seat_pressed, args=(seat, button))
+    reader.start()
+    reader.join()
+
+
+def test_a_held_card_and_one_not_held_fail_alike_on_a_full_disk(make_box, monkeypatch):
+    """Defect (review): on a full disk a held card's press buzzed its failure while a card the seat does not hold
+    was refused silently: the buzzer told the table what the seat holds."""
+    from tests.test_faults import Disk
+    box = make_box()
+    box.table.new_game("ponte", 3, {"deal": "box"})
+    cues = []
+    monkeypatch.setattr(box, "sound", cues.append)
+    Disk(monkeypatch).full = True
+    prompt = box.table.prompt(0)
+    held = [n for n, c in enumerate(prompt.pad, 1) if c in prompt.choices]
+    not_held = [n for n, c in enumerate(prompt.pad, 1) if c is not None and c not in prompt.choices]
+    heard = []
+    for button in (held[0], not_held[0]):
+        cues.clear()
+        frame = virtual(box).press(seat=0, button=button) and box.display.image.tobytes()
+        heard.append((list(cues), frame))
+    assert heard[0] == heard[1] and heard[0][0] == ["tick"]

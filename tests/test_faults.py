@@ -117,12 +117,16 @@ def test_a_box_error_refuses_the_press_visibly_and_the_next_press_works(make_box
     monkeypatch.setattr(box.sounds, "play", sounds.append)
     version, before = box.table.version, rows(tmp_path / "data" / "journal.sqlite3")
     disk.full = True
-    assert virtual(box).press(seat=0, button=1) == {"status": "rejected", "error": "storage_full"}
-    assert box.display.screen.title == "Memoria piena!" and sounds[-1] == "refused"
+    assert virtual(box).press(seat=0, button=1) == {"seat": 0, "button": 1, "status": "rejected",
+                                                    "error": "storage_full", "secret": True}
+    # A secret pick's press fails as a refused one does, with its tick alone: a held card would buzz where one
+    # not held is refused silently, so the buzzer would tell the table what the seat holds. The title says why.
+    assert box.display.screen.title == "Memoria piena!" and sounds[-1] == "tick"
     assert "disk is full" in caplog.text and "NoneType: None" not in caplog.text
     assert box.table.fault == "full" and box.table.version == version
     assert box.table.view()["locked"] == [] and rows(tmp_path / "data" / "journal.sqlite3") == before
     assert virtual(box).press(host="undo")["status"] == "done"  # the host panel goes on (undo asks first)
+    assert virtual(box).press(host="ok")["message"] == "Niente da annullare"
     disk.full = False
     assert virtual(box).press(seat=0, button=1)["status"] == "applied"
     assert box.table.fault is None and box.table.view()["locked"] == [0]
