@@ -56,29 +56,3 @@ def test_after_a_choice_an_equal_next_prompt_starts_afresh_too():
 def test_a_button_that_does_nothing_is_refused_with_a_reason(prompt, button, message):
     with pytest.raises(Rejected, match=message):
         Cursor().press(prompt, 1, button)
-
-
-def test_a_prompts_spare_keys_open_a_group_or_make_a_choice_at_once():
-    """Leader 1's move: buttons 3–6 reach the rider, the terrain or the road's groups in one press."""
-    from engine.record import GameRecord, header
-    from games.leader1 import rules as L
-    record = GameRecord(header("leader1", 2, {}))
-    for seat in list(record.state.queue):
-        record.apply({"seat": seat, "choose": {"quality": None}})
-    while record.state.phase == L.LINEUP:
-        seat = record.state.queue[0]
-        rider = next(r for r in record.state.riders if r.seat == seat and not r.moved)
-        record.apply({"seat": seat, "choose": {"place": [rider.kind, L.TESTA]}})
-    cursor = Cursor()
-    prompt = L.prompt(record.state, 1)
-    assert prompt.keys == ("ride:passista", "ride:leader", "ride:scalatore", "ride:none")
-    assert cursor.press(prompt, 1, 5)[1] == {"seat": 1, "choose": {"ride": "scalatore"}}
-    record.apply({"seat": 1, "choose": {"ride": "scalatore"}})
-    record.apply(cursor.press(L.prompt(record.state, 1), 1, 4)[1])  # from a hill
-    record.apply({"seat": 1, "choose": {"spaces": 7}})
-    prompt = L.prompt(record.state, 1)
-    assert prompt.keys == ("blocked", "climb", None, "road") and prompt.title == "choose_move"
-    cursor, made = cursor.press(prompt, 1, 4)
-    assert made is None and cursor.group == "climb"  # the climb's categories, open
-    with pytest.raises(Rejected):
-        cursor.press(prompt, 1, 5)  # nothing on this key now (no climb yet)

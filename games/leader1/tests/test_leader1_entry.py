@@ -62,3 +62,21 @@ def test_a_worked_move_takes_few_presses_and_one_tap_a_field(figure, fields, pad
         tapped += taps(prompt, action)
         record.apply(action)
     assert (pressed, tapped) == (pad, phone), figure
+
+
+def test_a_prompts_spare_keys_open_a_group_or_make_a_choice_at_once():
+    """Leader 1's move: buttons 3–6 reach the rider, the terrain or the road's groups in one press."""
+    record = race()
+    cursor = Cursor()
+    prompt = L.prompt(record.state, 1)
+    assert prompt.keys == ("ride:passista", "ride:leader", "ride:scalatore", "ride:none")
+    assert cursor.press(prompt, 1, 5)[1] == {"seat": 1, "choose": {"ride": "scalatore"}}
+    record.apply({"seat": 1, "choose": {"ride": "scalatore"}})
+    record.apply(cursor.press(L.prompt(record.state, 1), 1, 4)[1])  # from a hill
+    record.apply({"seat": 1, "choose": {"spaces": 7}})
+    prompt = L.prompt(record.state, 1)
+    assert prompt.keys == ("blocked", "climb", None, "road") and prompt.title == "choose_move"
+    cursor, made = cursor.press(prompt, 1, 4)
+    assert made is None and cursor.group == "climb"  # the climb's categories, open
+    with pytest.raises(Rejected):
+        cursor.press(prompt, 1, 5)  # nothing on this key now (no climb yet)
