@@ -30,7 +30,11 @@ def test_the_layering_contracts_hold():
     ("games/lifeboats/phone.py", "from . import oled", "a game's phone data never imports its OLED pages"),
     ("games/biglietti/rules.py", "import games.ponte.rules", "no game imports another"),
     ("device/box.py", "import games.ponte", "the box imports no game"),
-    ("device/router.py", "from .mock import Finger", "only the composition root imports mock mode's parts"),
+    ("device/box.py", "from .mock import Finger", "only the composition root imports mock mode's parts"),
+    ("device/face.py", "import engine.table", "a press goes one way"),
+    ("device/menu.py", "import gpiozero", "a press goes one way"),
+    ("device/seen.py", "from . import display", "a press goes one way"),
+    ("device/matrix.py", "from . import face", "the pads hand keys up and the table hands moments up"),
     ("web_companion/api.py", "import device.box", "the web side imports neither the box nor a game"),
     ("engine/table.py", "import games.leader1", "the engine imports neither"),
 ])
