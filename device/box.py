@@ -26,7 +26,7 @@ from . import face, memory, screens
 from .config import HOST_BUTTONS
 from .display import Display
 from .effects import (Act, Acted, Answered, ChooseLanguage, CloseCode, CodeOpened, CodeOver, Failed, HostAct,
-                      HostActed, HostDone, Joined, LanguageChanged, NewSeats, OpenCode, PowerOff, PoweredOff,
+                      HostActed, HostDone, Joined, LanguageChanged, OpenCode, PowerOff, PoweredOff,
                       Pressed, Sound, TableChanged, WaitHeld, Held)
 from .language import Language
 from .pads import make_pads
@@ -58,6 +58,8 @@ class Box:
         self.pairing = Pairing(self.state, clock)
         self.sounds = (Sounds(pinmap.buzzer, pinmap.buzzer_kind, pin_factory=pin_factory)
                        if pinmap.buzzer is not None else None)
+        self._seats = None  # the seat count whose phones the pairing keeps
+        self._seats_changed()
         self._power_off = power_off
         self._failures = set()  # errors already logged, so a fault that lasts is logged once
         self._listeners = []  # listener(key, outcome) for every press's outcome
@@ -209,11 +211,6 @@ class Box:
             self._asked(effect.key, lambda: PoweredOff(self._power_off(), effect.key))
         elif kind is WaitHeld:
             self.schedule(self.power_off_hold, lambda: self._menu_held(effect.press))
-        elif kind is NewSeats:
-            try:
-                self.pairing.new_table(effect.seats)
-            except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
-                log.exception("could not forget the phones of the last seat count")
         else:
             raise TypeError(f"not an effect of the box: {effect!r}")
 
@@ -260,8 +257,21 @@ class Box:
     def _new_game(self, game, seats, options=None):
         """The last game's pages are forgotten and the memory it held is handed back to the system."""
         self.table.new_game(game, seats, options)
+        self._seats_changed()
         screens.forget_pages()
         memory.release()
+
+    def _seats_changed(self):
+        """A game of another seat count is in play (started, or resumed at start): the phones of the last count
+        are forgotten, before any code for the new one can be asked for."""
+        seats = self.table.seats
+        if not seats or seats == self._seats:
+            return
+        self._seats = seats
+        try:
+            self.pairing.new_table(seats)
+        except StateFileError:  # the old tokens stay written; they are checked against the seat count anyway
+            log.exception("could not forget the phones of the last seat count")
 
     def new_game(self, game, seats, options=None):
         with self._input():

@@ -145,9 +145,3 @@ class PowerOff:
 class WaitHeld:
     """Tell the face (`Held`) if Menu is still held once the power-off hold is over."""
     press: int
-
-
-@dataclass(frozen=True)
-class NewSeats:
-    """A game of another seat count is shown: the phones of the last count are forgotten."""
-    seats: int

@@ -19,7 +19,7 @@ from engine.words import render
 from . import screens
 from .cursor import Cursor
 from .effects import (Act, Acted, Answered, CodeOpened, CodeOver, Failed, Held, HostAct, HostActed, HostDone,
-                      Joined, LanguageChanged, NewSeats, OpenCode, PowerOff, PoweredOff, Pressed, Sound,
+                      Joined, LanguageChanged, OpenCode, PowerOff, PoweredOff, Pressed, Sound,
                       TableChanged, WaitHeld)
 from .menu import Menu
 from .presenter import Pages
@@ -47,7 +47,6 @@ class BoxState:
     notice: str | None = None  # a refused press or an undo, in the title until the next input
     cursors: dict = field(default_factory=dict)  # seat -> its pad's Cursor
     game_id: int | None = None  # the game the pages have caught up with
-    seats: int | None = None  # the seat count shown
     undo_told: int | None = None  # the version whose undo the title has told
     menu_presses: int = 0  # counts Menu presses, so a hold is told from two presses
 
@@ -204,9 +203,6 @@ def _follow(state, seen):
     effects = []
     if seen.game_id != state.game_id:
         state = replace(state, pages=Pages().catch_up(seen.view, state.lang), game_id=seen.game_id, cursors={})
-        if seen.seats and seen.seats != state.seats:
-            state = replace(state, seats=seen.seats)
-            effects.append(NewSeats(seen.seats))
     else:
         pages = state.pages.update(seen.view, state.lang)
         if len(pages.pages) > len(state.pages.pages):

@@ -733,3 +733,28 @@ def test_a_held_card_and_one_not_held_fail_alike_on_a_full_disk(make_box, monkey
         frame = virtual(box).press(seat=0, button=button) and box.display.image.tobytes()
         heard.append((list(cues), frame))
     assert heard[0] == heard[1] and heard[0][0] == ["tick"]
+
+
+def test_a_code_asked_for_right_after_a_game_of_another_seat_count_pairs_while_the_oled_catches_up(make_box,
+                                                                                                   monkeypatch):
+    """Defect (bench/presses.py found it): the phones of the last seat count were forgotten when the box's thread
+    caught up with the new game, so a code the host's phone had asked for meanwhile was voided with them."""
+    box = make_box()
+    box.table.new_game("ponte", 4)
+    box.start()
+    gate, blocked, real = threading.Event(), threading.Event(), box.display.show
+
+    def held(screen):
+        blocked.set()
+        assert gate.wait(10)
+        real(screen)
+    monkeypatch.setattr(box.display, "show", held)
+    box.post(Pressed(("host", "prev")))
+    assert blocked.wait(10)  # the box's thread is busy with a frame
+    box.new_game("ponte", 5)  # from the host's phone
+    code = box.pair_code(("seat", 4))
+    gate.set()
+    got = told(box)
+    box.post(Pressed(("host", "prev")))
+    assert got.get(timeout=10)[0] == ("host", "prev") and box.seen.seats == 5  # caught up
+    assert box.pair(code.code)[0] == ("seat", 4)
