@@ -2,8 +2,9 @@
 
 - random events over every game, run through the box — pad keys, host keys, phones' legal actions, language
   changes, phones joining: every screen fits the 128×64 panel and every word the OLED asks for is in a catalog;
-- the fork at the face's level: two tables that differ in one secret pick give the face the same `Seen` at every
-  step until the rules reveal it, so `step` and `screen` (pure functions of it) cannot tell them apart;
+- the fork at the face's level: two tables that differ in one secret pick, or in one secret draw, give the face
+  the same `Seen` at every step until the rules reveal it, so `step` and `screen` (pure functions of it) cannot
+  tell them apart;
 - the fork through the box: after a secret pick, its seat presses buttons, different ones on each table, among
   host keys and language changes: the OLED frame, the buzzer's cues, the public view and every pad's labels stay
   alike."""
@@ -201,3 +202,36 @@ def test_whatever_the_seat_that_picked_presses_the_box_looks_and_sounds_the_same
         assert cues[0] == cues[1]
         assert a.table.view() == b.table.view()
         assert [virtual(a).pad_labels(s) for s in range(WIRED)] == [virtual(b).pad_labels(s) for s in range(WIRED)]
+
+
+DEALS_SECRETS = sorted(name for name, game in GAMES.items() if game.secret_draw)
+
+
+@pytest.mark.parametrize("name", DEALS_SECRETS)
+@pytest.mark.parametrize("seed", range(4))
+def test_two_tables_differing_in_one_secret_draw_give_the_face_the_same_seen_until_the_reveal(name, seed,
+                                                                                            monkeypatch):
+    """A secret chance deals one seat (Leader 1's supply tiles): the face sees nothing of it — not in a pad's
+    cursor, which runs over the public choices alone."""
+    from engine import chance as chance_module
+    from tests.test_contract import Forked, forking_draw, secret_dealing_options
+    game = GAMES[name]
+    monkeypatch.setattr(chance_module, "draw", forking_draw)
+    rules, seats, rng = game.rules, game.seats[0], random.Random(seed)
+    sources = [Forked(seed, 0), Forked(seed, 1)]
+    sides = [Table(random=source) for source in sources]
+    for table in sides:
+        table.new_game(name, seats, secret_dealing_options(game))
+    a, b = sides
+    source, checked = sources[0], 0
+    while not a.view()["over"] and not source.more and a.view() == b.view():
+        if source.owners is not None:
+            assert alike(seen(a.moment, WIRED), seen(b.moment, WIRED)), f"the face can tell {source.owners}' draw"
+            checked += 1
+        seat = rng.choice(list(a.actors()))
+        both = [x for x in a.legal_actions(seat) if x in b.legal_actions(seat)]
+        dealing = [x for x in both if source.owners is None and game.secret_draw(rules.apply(a.state, x))]
+        action = rng.choice(dealing if dealing and rng.random() < 0.5 else both)  # steer towards a secret
+        for table in sides:
+            table.act(action)
+    assert checked, "no secret draw came up"
