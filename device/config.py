@@ -138,14 +138,15 @@ def load_pinmap(path=DEFAULT_PINMAP):
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(path, None, said("pinmap_no_file")) from None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(path, None, said("pinmap_unreadable", error=str(e))) from None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        match = re.search(r"line (\d+)", str(e))
-        raise ConfigError(path, int(match.group(1)) if match else None, said("pinmap_not_toml", error=str(e))) \
-            from None
+    except tomllib.TOMLDecodeError as e:  # its words are English: only where it stopped is said
+        line, column = re.search(r"line (\d+), column (\d+)", str(e)).groups()
+        raise ConfigError(path, int(line), said("pinmap_not_toml", column=int(column))) from None
     return _Reading(path, _key_lines(text)).pinmap(data)
 
 

@@ -184,8 +184,11 @@ def test_a_toml_syntax_error_names_its_line(tmp_path):
 
 
 def test_a_missing_pin_map_is_a_clear_error(tmp_path):
-    with pytest.raises(ConfigError, match="cannot read the pin map"):
+    with pytest.raises(ConfigError, match="the pin map does not exist"):
         load_pinmap(tmp_path / "nowhere.toml")
+    (tmp_path / "folder.toml").mkdir()
+    with pytest.raises(ConfigError, match="cannot read the pin map"):
+        load_pinmap(tmp_path / "folder.toml")
 
 
 def test_the_box_does_not_start_on_a_bad_pin_map(tmp_path):
@@ -227,13 +230,26 @@ def test_a_pin_map_that_is_not_utf8_cannot_be_read(tmp_path):
         load_pinmap(path)
 
 
+def test_a_file_that_is_not_there_or_not_toml_is_said_in_the_readers_words(tmp_path):
+    """Defect (an Italian newcomer): the reason came in Python's English inside the Italian sentence."""
+    with pytest.raises(ConfigError) as missing:
+        load_pinmap(tmp_path / "none.toml")
+    assert missing.value.said("it").endswith(": la mappa dei pin non esiste")
+    text = GOOD.replace("host_row = 4", "host_row = [4 5")
+    with pytest.raises(ConfigError) as broken:
+        load_pinmap(write(tmp_path, text))
+    said = broken.value.said("it")
+    assert said.startswith(f"{tmp_path / 'pinmap.toml'}:{line_of(text, 'host_row = [4 5')}: non è un file TOML")
+    assert "(colonna " in said and "Unclosed" not in said and "at line" not in said
+
+
 def test_an_error_is_said_in_italian_to_an_italian_terminal(tmp_path):
     text = GOOD.replace("2 = 6", "2 = 5")
     with pytest.raises(ConfigError) as error:
         load_pinmap(write(tmp_path, text))
     where = f"{tmp_path / 'pinmap.toml'}:{line_of(text, '2 = 5')}"
-    assert error.value.said("it") == f"{where}: la riga del posto 2: il GPIO 5 è usato due volte (anche da la " \
-                                     f"riga del posto 1, riga {line_of(text, '1 = 5')})"
+    assert error.value.said("it") == f"{where}: la riga del posto 2: il GPIO 5 è usato due volte (lo usa già: la " \
+                                     f"riga del posto 1, alla riga {line_of(text, '1 = 5')} del file)"
     assert str(error.value) == f"{where}: seat 2's row: GPIO 5 is used twice (also by seat 1's row, line " \
                                f"{line_of(text, '1 = 5')})"
     path = write(tmp_path, GOOD.replace('board = "pi"', 'board = "zero"'))
