@@ -88,11 +88,10 @@ class Carriage:
         if prompt.pad is not None:
             self._pad(seat, next(i for i, c in enumerate(prompt.pad, 1) if c and c.action == choice.action))
             return
-        cursor = Cursor()
-        cursor.prompt = prompt
+        cursor = Cursor().follow(prompt)
         while cursor.label() != choice.label:
             self._pad(seat, NEXT)
-            cursor.press(prompt, seat, NEXT)
+            cursor, _ = cursor.press(prompt, seat, NEXT)
         self._pad(seat, OK)
 
     def _pad(self, seat, button):

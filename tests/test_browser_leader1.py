@@ -100,14 +100,13 @@ class Stage:
     def _press(self, prompt, choice):
         """Team 2's pad: a copy of the box's cursor says where the cursor stands; the pad moves it to the
         choice's group (if it has one), then to the choice."""
-        cursor = Cursor()
-        cursor.prompt = prompt
+        cursor = Cursor().follow(prompt)
         for target in filter(None, (choice.group, choice.label)):
             while cursor.label() != target:
                 self._pad(NEXT)
-                cursor.press(prompt, 1, NEXT)
+                cursor, _ = cursor.press(prompt, 1, NEXT)
             self._pad(OK)
-            cursor.press(prompt, 1, OK)
+            cursor, _ = cursor.press(prompt, 1, OK)
 
     def _pad(self, button):
         """One press, waited for until the box has answered it (presses must not overtake each other)."""
