@@ -1,8 +1,8 @@
 """The box's face: what the OLED shows and the buzzer sounds, and what the pads and the host panel ask of the
 table, as one value and two pure functions — as a game's rules are:
 
-- `BoxState`: the menu, an overlay, a notice, the pads' cursors, the result pages, the language, the game and
-  version caught up with;
+- `BoxState`: the menu, an overlay, a notice, the pads' cursors, the result pages, the language, the game
+  caught up with;
 - `step(state, event, seen) -> (state, effects)`: an event (device/effects.py: a key pressed, the table moved,
   an answer to what the face asked) gives the next state and what the box must do (a sound, an action for the
   table, a code to open…);
@@ -60,7 +60,8 @@ def step(state, event, seen):
     """(the next state, the effects to do, in order) after `event`, `seen` being the table as the face knows it."""
     kind = type(event)
     if kind is Pressed:
-        return _seat_pressed(state, event.key, seen) if event.key[0] == "seat" else _host_pressed(state, event.key, seen)
+        pressed = _seat_pressed if event.key[0] == "seat" else _host_pressed
+        return pressed(state, event.key, seen)
     if kind is Acted:
         return _acted(state, event, seen)
     if kind is TableChanged:
