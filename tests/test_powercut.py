@@ -147,7 +147,10 @@ def is_subsequence(short, long):
 def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, game):
     rng = random.Random(f"{game}-arbitro")
     data = tmp_path / "data"
-    args = ["--pinmap", str(PINMAP), "--reveal-delay", "0.4", "--game", game, "--seats", str(SEATS[game])]
+    # The first start starts the game; every restart resumes it, or shows it over: it never starts another (a
+    # cut that came with the game's last action, unacknowledged, would have had `--game` start a new one)
+    again = ["--pinmap", str(PINMAP), "--reveal-delay", "0.4"]
+    args = [*again, "--game", game, "--seats", str(SEATS[game])]
     server = Server(data, *args)
     phones = Phones(server)
     phones.pair_seat0()
@@ -164,10 +167,12 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, game):
                 if not streams:  # a phone follows live: the kills come mid-stream too
                     streams.append(phones.follow())
                 options = phones.choices()
-                if not options and kills == KILLS:
-                    break  # the game is over
-                if not options:  # it ended before every cut came (its length depends on when they came)
-                    kill(server.process.pid)  # the cuts left come to the finished game, with a phone following
+                if not options:  # the game is over
+                    if kills == KILLS:
+                        break
+                    # It ended before every cut came (its length depends on when they came): the cuts left come
+                    # to the finished game, with a phone following
+                    kill(server.process.pid)
                     kills += 1
                     raise Cut()
                 opener, path, action = rng.choice(options)
@@ -182,13 +187,13 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, game):
                     sent = None
                 server.process.wait(timeout=10)
                 time.sleep(0.1)
-                server = restart(server, data, args)
+                server = restart(server, data, again)
                 phones.server = server
                 streams.clear()
                 time.sleep(rng.uniform(0, 0.8))  # sometimes long enough for a held pick to be revealed
         time.sleep(0.5)  # the last kill, if it is still to come, comes now
         if server.process.poll() is not None:
-            server = restart(server, data, args)
+            server = restart(server, data, again)
             phones.server = server
         revealed(data / "journal.sqlite3")  # the last held pick, if any, is revealed
         _, last_view = phones.call(phones.anyone, "/api/table")
