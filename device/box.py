@@ -3,8 +3,8 @@ buzzer, the language and the phones' pairing — around its face (device/face.py
 
 A press goes one way: the pads read a key (its tick sounds at once) and post `Pressed`; the box's one thread
 steps the face with it and does the effects it asks for (an action for the table, a code, a sound); what those
-lead to — the table's new moments, posted by its subscriber under the table's lock, and the answers — is queued
-behind them and stepped in the order it happened; the OLED shows the face's screen once per batch. The phones
+lead to — the table's new moments, posted by its subscriber under the table's lock, and the answers — is stepped
+right after it, before any press read meanwhile; the OLED shows the face's screen once per batch. The phones
 and the host page act on the table from their own threads and post what they did. Nothing is rendered under the
 table's lock, and nothing the face decides depends on a secret: it sees the table only as device/seen.py draws it.
 
@@ -30,7 +30,7 @@ from .effects import (Act, Acted, Answered, ChooseLanguage, CloseCode, CodeOpene
                       Pressed, Sound, TableChanged, WaitHeld, Held)
 from .language import Language
 from .pads import make_pads
-from .seen import seen as seen_of
+from .seen import NOTHING, seen as seen_of
 from .sounds import Sounds
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ class Box:
         self._thread = None
         self._moments = itertools.count()  # the order the table's moments came in, told at each TableChanged
         self._seen_at = -1
-        self.seen = seen_of(table.moment, self.wired_seats)
+        self.seen = NOTHING  # until the first TableChanged, stepped before this returns
         self.face = face.start(face.Panel(self.wired_seats, url, self.pairing.window), self.language.value)
         self.pads = make_pads(pinmap, self.seat_pressed, self.host_pressed, clock=clock, schedule=self.schedule,
                               pin_factory=pin_factory)
